@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * DPDK ethdev ports as the provider sees them: one libfabric domain each,
+ * with the IPv4 address, network (the fabric) and link facts that getinfo,
+ * fid_nic and the wire need.
+ */
+
+#ifndef _DFI_PORT_H_
+#define _DFI_PORT_H_
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+
+/** "255.255.255.255/32" plus NUL. */
+#define DFI_FABRIC_NAME_LEN	20
+
+enum dfi_ip_origin {
+	DFI_IP_KERNEL,		/* the PMD's kernel interface has it */
+	DFI_IP_PARAM,		/* FI_DPDK_IPV4 */
+	DFI_IP_LINK_LOCAL,	/* 169.254/16, derived from the MAC */
+};
+
+struct dfi_port {
+	uint16_t port_id;
+	uint16_t mtu;		/* largest IPv4 packet the port carries */
+	uint8_t prefix_len;
+	uint8_t ip_origin;	/* enum dfi_ip_origin */
+	int socket_id;		/* NUMA node for the port's memory, never -1 */
+	uint32_t ipv4;		/* network byte order */
+	uint32_t domain_refs;	/* open domains; facts are frozen while > 0 */
+	uint32_t present;	/* facts could be read at the last scan */
+	struct rte_ether_addr mac;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char ifname[IF_NAMESIZE];	/* kernel interface, "" when none */
+	char fabric_name[DFI_FABRIC_NAME_LEN];	/* the IPv4 network */
+};
+
+/**
+ * Refreshes the facts of every port that no domain uses and copies them out.
+ *
+ * @param ipv4_param
+ *   The FI_DPDK_IPV4 value, or NULL.
+ * @param snap
+ *   Receives a copy of each port, in port id order.
+ * @param max
+ *   Room in snap.
+ * @return
+ *   The number of ports copied, or -FI_EINVAL when ipv4_param is malformed or
+ *   names an unknown port (logged).
+ */
+int dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max);
+
+/**
+ * Finds a scanned port by its ethdev name and counts a domain on it; its facts
+ * stay as they are until dfi_port_release().
+ *
+ * @return the port, or NULL when no scanned port has this name.
+ */
+struct dfi_port *dfi_port_acquire(const char *name);
+void dfi_port_release(struct dfi_port *port);
+
+/** @return true when addr (network order) is inside the port's network. */
+bool dfi_port_on_link(const struct dfi_port *port, uint32_t addr);
+
+/** Frees the port table; called from the provider cleanup. */
+void dfi_ports_fini(void);
+
+#endif /* _DFI_PORT_H_ */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* fi_domain(), fi_domain_bind() and fi_close() of a domain. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "dfi.h"
+#include "domain.h"
+#include "getinfo.h"
+#include "info.h"
+#include "stubs.h"
+
+static int domain_close(struct fid *fid);
+static int domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+
+static struct fi_ops dfi_domain_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = domain_close,
+	.bind = domain_bind,
+	.control = dfi_no_control,
+	.ops_open = dfi_no_ops_open,
+	.tostr = dfi_no_tostr,
+	.ops_set = dfi_no_ops_set,
+};
+
+static struct fi_ops_domain dfi_domain_ops = {
+	.size = sizeof(struct fi_ops_domain),
+	.av_open = dfi_no_av_open,
+	.cq_open = dfi_no_cq_open,
+	.endpoint = dfi_no_endpoint,
+	.scalable_ep = dfi_no_scalable_ep,
+	.cntr_open = dfi_no_cntr_open,
+	.poll_open = dfi_no_poll_open,
+	.stx_ctx = dfi_no_stx_ctx,
+	.srx_ctx = dfi_no_srx_ctx,
+	.query_atomic = dfi_no_query_atomic,
+	.query_collective = dfi_no_query_collective,
+	.endpoint2 = dfi_no_endpoint2,
+};
+
+static struct fi_ops_mr dfi_domain_mr_ops = {
+	.size = sizeof(struct fi_ops_mr),
+	.reg = dfi_no_mr_reg,
+	.regv = dfi_no_mr_regv,
+	.regattr = dfi_no_mr_regattr,
+};
+
+struct dfi_domain *
+dfi_domain_from_fid(struct fid_domain *fid)
+{
+	if (fid == NULL || fid->fid.fclass != FI_CLASS_DOMAIN || fid->fid.ops != &dfi_domain_fi_ops)
+		return NULL;
+	return container_of(fid, struct dfi_domain, domain_fid);
+}
+
+const char *
+dfi_domain_port_name(struct fid_domain *fid)
+{
+	struct dfi_domain *domain = dfi_domain_from_fid(fid);
+
+	return domain != NULL ? domain->port->name : NULL;
+}
+
+/* The info may have been edited since fi_getinfo(): check it again. */
+static int
+domain_check_info(const struct fi_info *info, const struct dfi_port *port, uint32_t version)
+{
+	enum fi_ep_type type = FI_EP_RDM;
+	struct fi_info *prov;
+	int ret;
+
+	if (info->ep_attr != NULL && info->ep_attr->type != FI_EP_UNSPEC)
+		type = info->ep_attr->type;
+	prov = dfi_info_template(type, port);
+	if (prov == NULL)
+		return -FI_ENOMEM;
+	ret = dfi_info_apply_hints(prov, info, version);
+	fi_freeinfo(prov);
+	if (ret == -FI_ENODATA) {
+		DFI_WARN(FI_LOG_DOMAIN, "the info asks for more than %s offers "
+			 "(FI_LOG_LEVEL=info tells what)", port->name);
+		return -FI_EINVAL;
+	}
+	return ret;
+}
+
+int
+dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
+		struct fid_domain **domain_fid, void *context)
+{
+	struct dfi_fabric *fabric = dfi_fabric_from_fid(fabric_fid);
+	const struct fi_domain_attr *attr;
+	struct dfi_domain *domain;
+	struct dfi_port *port;
+	uint32_t version;
+	int ret;
+
+	if (fabric == NULL || info == NULL || info->domain_attr == NULL ||
+	    info->domain_attr->name == NULL || domain_fid == NULL)
+		return -FI_EINVAL;
+	attr = info->domain_attr;
+	port = dfi_port_acquire(attr->name);
+	if (port == NULL) {
+		DFI_WARN(FI_LOG_DOMAIN, "no DPDK port is named '%s'", attr->name);
+		return -FI_ENODEV;
+	}
+	if (strcmp(port->fabric_name, fabric->name) != 0) {
+		DFI_WARN(FI_LOG_DOMAIN, "port %s is on %s, not on fabric %s", port->name,
+			 port->fabric_name, fabric->name);
+		ret = -FI_EINVAL;
+		goto err_release;
+	}
+	version = fabric_fid->api_version != 0 ? fabric_fid->api_version : DFI_FI_VERSION;
+	ret = domain_check_info(info, port, version);
+	if (ret != 0)
+		goto err_release;
+
+	domain = calloc(1, sizeof(*domain));
+	if (domain == NULL) {
+		ret = -FI_ENOMEM;
+		goto err_release;
+	}
+	domain->domain_fid.fid.fclass = FI_CLASS_DOMAIN;
+	domain->domain_fid.fid.context = context;
+	domain->domain_fid.fid.ops = &dfi_domain_fi_ops;
+	domain->domain_fid.ops = &dfi_domain_ops;
+	domain->domain_fid.mr = &dfi_domain_mr_ops;
+	domain->fabric = fabric;
+	domain->port = port;
+	domain->threading = attr->threading != FI_THREAD_UNSPEC ? attr->threading :
+			    FI_THREAD_SAFE;
+	domain->av_type = attr->av_type;
+	domain->mr_mode = attr->mr_mode;
+	domain->addr_format = info->addr_format == FI_ADDR_STR ? FI_ADDR_STR : FI_SOCKADDR_IN;
+	domain->caps = info->caps;
+	DFI_REF_INIT(&domain->refs);
+	dfi_fabric_attach_domain(fabric, domain);
+	*domain_fid = &domain->domain_fid;
+	return 0;
+
+err_release:
+	dfi_port_release(port);
+	return ret;
+}
+
+static int
+domain_close(struct fid *fid)
+{
+	struct dfi_domain *domain = container_of(fid, struct dfi_domain, domain_fid.fid);
+
+	if (DFI_REF_READ(&domain->refs) != 0) {
+		DFI_WARN(FI_LOG_DOMAIN, "domain %s still has %u open objects",
+			 domain->port->name, DFI_REF_READ(&domain->refs));
+		return -FI_EBUSY;
+	}
+	dfi_fabric_detach_domain(domain->fabric, domain);
+	dfi_port_release(domain->port);
+	free(domain);
+	return 0;
+}
+
+static int
+domain_bind(struct fid *fid __rte_unused, struct fid *bfid, uint64_t flags)
+{
+	if ((flags & ~FI_REG_MR) != 0)
+		return -FI_EBADFLAGS;
+	if (bfid == NULL || bfid->fclass != FI_CLASS_EQ) {
+		DFI_WARN(FI_LOG_DOMAIN, "only an event queue binds to a domain");
+		return -FI_EINVAL;
+	}
+	/* No event queue of this provider exists yet to be bound. */
+	DFI_WARN(FI_LOG_DOMAIN, "the event queue belongs to another provider");
+	return -FI_EINVAL;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Domain objects: one DPDK port seen through one fi_domain() call. Several
+ * domains may share a port; the port's facts stay fixed while any is open.
+ */
+
+#ifndef _DFI_DOMAIN_H_
+#define _DFI_DOMAIN_H_
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+
+#include "fabric.h"
+#include "port.h"
+
+struct dfi_domain {
+	struct fid_domain domain_fid;
+	struct dfi_fabric *fabric;
+	struct dfi_port *port;
+	uint32_t refs;			/* objects opened on the domain */
+	enum fi_threading threading;
+	enum fi_av_type av_type;
+	int mr_mode;
+	uint32_t addr_format;		/* FI_SOCKADDR_IN or FI_ADDR_STR */
+	uint64_t caps;
+	struct fid_eq *eq;		/* fi_domain_bind(), or NULL */
+	uint64_t eq_flags;
+	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
+};
+
+/** fi_domain() on one of our fabrics. */
+int dfi_domain_open(struct fid_fabric *fabric, struct fi_info *info, struct fid_domain **domain,
+		    void *context);
+
+/** @return the domain behind fid, or NULL when fid is not a domain of ours. */
+struct dfi_domain *dfi_domain_from_fid(struct fid_domain *fid);
+
+/** @return the port name of one of our domains, or NULL when fid is not ours. */
+const char *dfi_domain_port_name(struct fid_domain *fid);
+
+#endif /* _DFI_DOMAIN_H_ */

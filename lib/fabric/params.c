@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* The table of FI_DPDK_* parameters and their typed accessors. */
+
+#include <ctype.h>
+#include <stdio.h>
+
+#include "dfi.h"
+#include "params.h"
+
+struct dfi_param {
+	const char *name;
+	enum fi_param_type type;
+	const char *help;
+};
+
+static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
+	[DFI_PARAM_EAL_ARGS] = {
+		"eal_args", FI_PARAM_STRING,
+		"DPDK EAL arguments used when the provider initialises DPDK itself, "
+		"e.g. \"--no-huge -m 512 --vdev=net_memif0\". Ignored when the "
+		"application has already called rte_eal_init(). Default: the "
+		"calling thread's CPUs, --in-memory, or --no-huge -m 512 "
+		"--no-shconf when no hugepage is free."
+	},
+	[DFI_PARAM_IPV4] = {
+		"ipv4", FI_PARAM_STRING,
+		"IPv4 addresses of ports without a kernel interface, as a comma "
+		"separated list of <port name or id>=<a.b.c.d>[/<prefix>] "
+		"(prefix defaults to 24). Ports with neither get a 169.254/16 "
+		"link-local address derived from their MAC."
+	},
+};
+
+void
+dfi_params_define(void)
+{
+	int i;
+
+	for (i = 0; i < DFI_PARAM_COUNT; i++)
+		fi_param_define(&dfi_prov, dfi_params[i].name, dfi_params[i].type,
+				"%s", dfi_params[i].help);
+}
+
+const char *
+dfi_param_str(enum dfi_param_id id)
+{
+	char *value = NULL;
+
+	if (fi_param_get_str(&dfi_prov, dfi_params[id].name, &value) != 0 ||
+	    value == NULL || value[0] == '\0')
+		return NULL;
+	return value;
+}
+
+const char *
+dfi_param_env_name(enum dfi_param_id id, char *buf, size_t len)
+{
+	size_t i, n;
+
+	n = (size_t)snprintf(buf, len, "FI_%s_%s", DFI_PROV_NAME, dfi_params[id].name);
+	for (i = 0; i < n && i < len; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+	return buf;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The provider's run-time parameters (FI_DPDK_* environment variables).
+ * They are declared once with fi_param_define() from fi_prov_ini() and read
+ * where they are used, so that `fi_info -e` lists all of them.
+ */
+
+#ifndef _DFI_PARAMS_H_
+#define _DFI_PARAMS_H_
+
+#include <stddef.h>
+
+enum dfi_param_id {
+	DFI_PARAM_EAL_ARGS,
+	DFI_PARAM_IPV4,
+	DFI_PARAM_COUNT
+};
+
+/** Declares every parameter; called once from fi_prov_ini(). */
+void dfi_params_define(void);
+
+/**
+ * @return the value of a string parameter, or NULL when it is unset or empty.
+ * The string belongs to the environment; do not free it.
+ */
+const char *dfi_param_str(enum dfi_param_id id);
+
+/** @return the environment variable name of a parameter (FI_DPDK_...). */
+const char *dfi_param_env_name(enum dfi_param_id id, char *buf, size_t len);
+
+#endif /* _DFI_PARAMS_H_ */

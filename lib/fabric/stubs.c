@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* -FI_ENOSYS answers for the operations the provider does not offer. */
+
+#include <rdma/fi_collective.h>
+
+#include <rte_common.h>
+
+#include "dfi.h"
+#include "stubs.h"
+
+int
+dfi_no_bind(struct fid *fid __rte_unused, struct fid *bfid __rte_unused,
+	    uint64_t flags __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_control(struct fid *fid __rte_unused, int command __rte_unused, void *arg __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_ops_open(struct fid *fid __rte_unused, const char *name __rte_unused,
+		uint64_t flags __rte_unused, void **ops __rte_unused,
+		void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_tostr(const struct fid *fid __rte_unused, char *buf __rte_unused,
+	     size_t len __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_ops_set(struct fid *fid __rte_unused, const char *name __rte_unused,
+	       uint64_t flags __rte_unused, void *ops __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_passive_ep(struct fid_fabric *fabric __rte_unused, struct fi_info *info __rte_unused,
+		  struct fid_pep **pep __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_eq_open(struct fid_fabric *fabric __rte_unused, struct fi_eq_attr *attr __rte_unused,
+	       struct fid_eq **eq __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids __rte_unused,
+	       int count __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_wait_open(struct fid_fabric *fabric __rte_unused, struct fi_wait_attr *attr __rte_unused,
+		 struct fid_wait **waitset __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_scalable_ep(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
+		   struct fid_ep **sep __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_poll_open(struct fid_domain *domain __rte_unused, struct fi_poll_attr *attr __rte_unused,
+		 struct fid_poll **pollset __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_stx_ctx(struct fid_domain *domain __rte_unused, struct fi_tx_attr *attr __rte_unused,
+	       struct fid_stx **stx __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_srx_ctx(struct fid_domain *domain __rte_unused, struct fi_rx_attr *attr __rte_unused,
+	       struct fid_ep **rx_ep __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_query_atomic(struct fid_domain *domain __rte_unused,
+		    enum fi_datatype datatype __rte_unused, enum fi_op op __rte_unused,
+		    struct fi_atomic_attr *attr __rte_unused, uint64_t flags __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_query_collective(struct fid_domain *domain __rte_unused,
+			enum fi_collective_op coll __rte_unused,
+			struct fi_collective_attr *attr __rte_unused,
+			uint64_t flags __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_av_open(struct fid_domain *domain __rte_unused, struct fi_av_attr *attr __rte_unused,
+	       struct fid_av **av __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_cq_open(struct fid_domain *domain __rte_unused, struct fi_cq_attr *attr __rte_unused,
+	       struct fid_cq **cq __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_endpoint(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
+		struct fid_ep **ep __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_cntr_open(struct fid_domain *domain __rte_unused, struct fi_cntr_attr *attr __rte_unused,
+		 struct fid_cntr **cntr __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_endpoint2(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
+		 struct fid_ep **ep __rte_unused, uint64_t flags __rte_unused,
+		 void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_mr_reg(struct fid *fid __rte_unused, const void *buf __rte_unused,
+	      size_t len __rte_unused, uint64_t access __rte_unused, uint64_t offset __rte_unused,
+	      uint64_t requested_key __rte_unused, uint64_t flags __rte_unused,
+	      struct fid_mr **mr __rte_unused, void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_mr_regv(struct fid *fid __rte_unused, const struct iovec *iov __rte_unused,
+	       size_t count __rte_unused, uint64_t access __rte_unused,
+	       uint64_t offset __rte_unused, uint64_t requested_key __rte_unused,
+	       uint64_t flags __rte_unused, struct fid_mr **mr __rte_unused,
+	       void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_mr_regattr(struct fid *fid __rte_unused, const struct fi_mr_attr *attr __rte_unused,
+		  uint64_t flags __rte_unused, struct fid_mr **mr __rte_unused)
+{
+	return -FI_ENOSYS;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Operations the provider does not offer. libfabric calls ops slots without
+ * checking them, so every slot of every ops table points somewhere; these
+ * answer -FI_ENOSYS.
+ */
+
+#ifndef _DFI_STUBS_H_
+#define _DFI_STUBS_H_
+
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_eq.h>
+
+int dfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+int dfi_no_control(struct fid *fid, int command, void *arg);
+int dfi_no_ops_open(struct fid *fid, const char *name, uint64_t flags, void **ops,
+		    void *context);
+int dfi_no_tostr(const struct fid *fid, char *buf, size_t len);
+int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
+		   void *context);
+
+int dfi_no_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
+		      void *context);
+int dfi_no_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr, struct fid_eq **eq,
+		   void *context);
+int dfi_no_trywait(struct fid_fabric *fabric, struct fid **fids, int count);
+int dfi_no_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
+		     struct fid_wait **waitset);
+
+int dfi_no_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
+		       void *context);
+int dfi_no_poll_open(struct fid_domain *domain, struct fi_poll_attr *attr,
+		     struct fid_poll **pollset);
+int dfi_no_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
+		   void *context);
+int dfi_no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
+		   void *context);
+int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, enum fi_op op,
+			struct fi_atomic_attr *attr, uint64_t flags);
+int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
+			    struct fi_collective_attr *attr, uint64_t flags);
+int dfi_no_av_open(struct fid_domain *domain, struct fi_av_attr *attr, struct fid_av **av,
+		   void *context);
+int dfi_no_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_cq **cq,
+		   void *context);
+int dfi_no_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+		    void *context);
+int dfi_no_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
+		     struct fid_cntr **cntr, void *context);
+int dfi_no_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+		     uint64_t flags, void *context);
+
+int dfi_no_mr_reg(struct fid *fid, const void *buf, size_t len, uint64_t access,
+		  uint64_t offset, uint64_t requested_key, uint64_t flags, struct fid_mr **mr,
+		  void *context);
+int dfi_no_mr_regv(struct fid *fid, const struct iovec *iov, size_t count, uint64_t access,
+		   uint64_t offset, uint64_t requested_key, uint64_t flags, struct fid_mr **mr,
+		   void *context);
+int dfi_no_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t flags,
+		      struct fid_mr **mr);
+
+#endif /* _DFI_STUBS_H_ */

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Installs the dependencies, builds, and runs every test: the whole suite,
+# then the unit suites again under AddressSanitizer. The last line is
+# "N passed, N failed"; a skipped test counts as failed.
+
+set -u
+. "$(dirname "$0")/common.sh"
+
+install_deps || exit 1
+build build || exit 1
+build build-asan -Db_sanitize=address -Db_lundef=false || exit 1
+
+cd "$top" || exit 1
+echo "== test suite"
+meson test -C build --print-errorlogs
+echo "== unit suites under AddressSanitizer"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	meson test -C build-asan --suite unit --print-errorlogs
+
+python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
+import json, sys
+passed = failed = 0
+for path, tag in zip(sys.argv[1:], ("", " (asan)")):
+    with open(path) as f:
+        for line in f:
+            t = json.loads(line)
+            if t["result"] == "OK":
+                passed += 1
+            else:
+                failed += 1
+                print("not passed%s: %s (%s)" % (tag, t["name"], t["result"]))
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
+PY

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Debian's fi_info (libfabric-bin) loading the provider from the build tree,
+# as any unmodified libfabric application does.
+#
+# usage: fi_info_cli.sh <directory of libdpdk-fi.so>
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+export FI_PROVIDER_PATH=$1
+command -v fi_info >/dev/null || { echo "fi_info not installed (libfabric-bin)"; exit 1; }
+
+two_nulls="--no-huge -m 256 --no-pci --vdev=net_null0 --vdev=net_null1"
+quiet="--no-shconf --no-telemetry --log-level=warning"
+
+# The command of the README, as given. Without --no-shconf DPDK keeps its
+# runtime files under /var/run/dpdk/rte; remove them if this test made them.
+[ -e /var/run/dpdk/rte ] && had_rte=1 || had_rte=0
+out=$(FI_DPDK_EAL_ARGS="$two_nulls" fi_info -p dpdk 2>/dev/null)
+check "fi_info -p dpdk exits 0" test $? -eq 0
+[ "$had_rte" = 0 ] && rm -rf /var/run/dpdk/rte
+check "two domains" count_is "$out" '^    domain: net_null[01]$' 4
+check "each domain once per endpoint type" count_is "$out" '^    domain: net_null0$' 2
+check "RDM listed first" first_match_is "$out" 'type:' "    type: FI_EP_RDM"
+check "DGRAM offered" contains "$out" 'type: FI_EP_DGRAM'
+check "only dpdk entries" count_is "$out" '^provider: dpdk$' 4
+
+export FI_DPDK_EAL_ARGS="$two_nulls $quiet"
+out=$(fi_info -p dpdk -v 2>/dev/null)
+check "-v: manual data progress everywhere" count_is "$out" 'data_progress: FI_PROGRESS_MANUAL' 4
+check "-v: manual control progress everywhere" count_is "$out" 'control_progress: FI_PROGRESS_MANUAL' 4
+check "-v: a nic per entry" count_is "$out" '^    nic:$' 4
+check "-v: nic driver" count_is "$out" '^            driver: net_null$' 4
+check "-v: nic link" count_is "$out" '^            state: FI_LINK_(UP|DOWN)$' 4
+check "-v: nic MAC" contains "$out" '^            address: ([0-9A-F]{2}:){5}[0-9A-F]{2}$'
+check "-v: Ethernet" count_is "$out" '^            network_type: Ethernet$' 4
+check "-v: vdev bus" count_is "$out" 'bus_type: FI_BUS_UNKNOWN' 4
+check "-v: src_addr printed" count_is "$out" 'src_addr: fi_sockaddr_in://169\.254\.[0-9]+\.[0-9]+:0' 4
+
+out=$(fi_info -p dpdk -t FI_EP_RDM 2>/dev/null)
+check "-t FI_EP_RDM: native entries" count_is "$out" '^provider: dpdk$' 2
+check "-t FI_EP_RDM: no ofi_rxd" lacks "$out" 'ofi_rxd'
+check "-t FI_EP_RDM: only RDM" lacks "$out" 'FI_EP_DGRAM'
+
+out=$(fi_info 2>/dev/null)
+check "fi_info: dpdk present" contains "$out" '^provider: dpdk$'
+check "fi_info: no dpdk;ofi_rxd" lacks "$out" 'dpdk;ofi_rx[dm]'
+out=$(FI_PROVIDER=dpdk fi_info 2>/dev/null)
+check "FI_PROVIDER=dpdk: no ofi_rxd" lacks "$out" 'ofi_rxd'
+check "FI_PROVIDER=dpdk: our entries" count_is "$out" '^provider: dpdk$' 4
+
+out=$(fi_info -p 'dpdk;ofi_rxd' 2>/dev/null)
+check "named explicitly, ofi_rxd layers" count_is "$out" '^provider: dpdk;ofi_rxd$' 2
+
+out=$(fi_info -l 2>/dev/null)
+check "-l lists dpdk" contains "$out" '^dpdk:$'
+out=$(fi_info -e 2>/dev/null | tr -d '\0')
+check "-e lists FI_DPDK_EAL_ARGS" contains "$out" 'FI_DPDK_EAL_ARGS'
+check "-e lists FI_DPDK_IPV4" contains "$out" 'FI_DPDK_IPV4'
+
+out=$(fi_info -p dpdk -d net_null1 2>/dev/null)
+check "-d filters the domain" count_is "$out" '^    domain: net_null1$' 2
+check "-d keeps only it" lacks "$out" 'net_null0'
+out=$(fi_info -p dpdk -f 192.0.2.0/24 2>&1)
+check "-f unknown fabric: no data" contains "$out" 'fi_getinfo: -61'
+
+export FI_DPDK_IPV4="net_null0=10.0.0.1/24,net_null1=10.0.1.1/24"
+out=$(fi_info -p dpdk -f 10.0.1.0/24 2>/dev/null)
+check "FI_DPDK_IPV4 names the fabric" count_is "$out" '^    fabric: 10\.0\.1\.0/24$' 2
+out=$(fi_info -p dpdk -n 10.0.1.9 -P 7471 -v 2>/dev/null)
+check "-n/-P: dest_addr" contains "$out" 'dest_addr: fi_sockaddr_in://10\.0\.1\.9:7471'
+check "-n/-P: on-link port first" first_match_is "$out" 'name: net_null' "        name: net_null1"
+out=$(fi_info -p dpdk -s 10.0.0.1 -P 7471 -v 2>/dev/null)
+check "-s: source port bound" contains "$out" 'src_addr: fi_sockaddr_in://10\.0\.0\.1:7471'
+check "-s: only that port" lacks "$out" 'name: net_null1'
+out=$(fi_info -p dpdk -a FI_ADDR_STR -v 2>/dev/null)
+check "-a FI_ADDR_STR" contains "$out" 'addr_format: FI_ADDR_STR'
+out=$(fi_info -p dpdk -n no-such-host.invalid 2>&1)
+check "unresolvable node: no data" contains "$out" 'fi_getinfo: -61'
+unset FI_DPDK_IPV4
+
+# A bad FI_DPDK_EAL_ARGS: a warning, no entries, no crash.
+out=$(FI_LOG_LEVEL=warn FI_DPDK_EAL_ARGS="--no-huge --bogus-option" fi_info -p dpdk 2>&1)
+rc=$?
+check "bad EAL args: fi_info exits normally" test "$rc" -lt 128
+check "bad EAL args: a clear warning" contains "$out" 'rte_eal_init.*failed'
+check "bad EAL args: no entries" lacks "$out" '^provider: dpdk'
+out=$(FI_LOG_LEVEL=warn FI_DPDK_EAL_ARGS="--no-huge --help" fi_info -p dpdk 2>&1)
+rc=$?
+check "--help refused, process alive" test "$rc" -lt 128
+check "--help refused with a warning" contains "$out" 'refused'
+out=$(FI_LOG_LEVEL=warn FI_DPDK_IPV4="net_null0=300.1.1.1" fi_info -p dpdk 2>&1)
+check "bad FI_DPDK_IPV4: no entries" lacks "$out" '^provider: dpdk'
+check "bad FI_DPDK_IPV4: a clear message" contains "$out" "bad address '300.1.1.1'"
+
+finish

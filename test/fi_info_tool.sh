@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# app/fi_info_tool: an EAL-style command line, fi_info's listing, and each
+# port's DPDK facts.
+#
+# usage: fi_info_tool.sh <path of fi_info_tool>
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tool=$1
+unset FI_PROVIDER_PATH FI_DPDK_EAL_ARGS
+eal="--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"
+eal="$eal --vdev=net_null0 --vdev=net_ring0"
+
+out=$("$tool" $eal -- 2>/dev/null)
+check "exits 0" test $? -eq 0
+check "both ports, both endpoint types" count_is "$out" '^provider: dpdk$' 4
+check "domains named after the ports" count_is "$out" '^    domain: net_(null|ring)0$' 4
+check "driver shown" count_is "$out" '^        driver: net_null$' 2
+check "ring driver shown" count_is "$out" '^        driver: net_ring$' 2
+check "queues shown" count_is "$out" '^        queues: rx [0-9]+/[0-9]+, tx [0-9]+/[0-9]+' 4
+check "NUMA socket shown" count_is "$out" '^        numa_socket: -?[0-9]+$' 4
+check "link shown" count_is "$out" '^        link: (up|down)' 4
+
+out=$("$tool" $eal -- -t FI_EP_DGRAM 2>/dev/null)
+check "-t filters" count_is "$out" '^    type: FI_EP_DGRAM$' 2
+check "-t keeps only DGRAM" lacks "$out" 'FI_EP_RDM'
+out=$("$tool" $eal -- -d net_ring0 -v 2>/dev/null)
+check "-d filters, -v prints fi_info" count_is "$out" '^fi_info:$' 2
+check "-v shows the nic" contains "$out" '^            driver: net_ring$'
+check "-v keeps DPDK facts" contains "$out" '^        driver: net_ring$'
+out=$("$tool" $eal -- -c 'FI_TAGGED|FI_DIRECTED_RECV' 2>/dev/null)
+check "-c caps" count_is "$out" '^provider: dpdk$' 2
+out=$("$tool" $eal -- -s 169.254.1.1 -P 7000 2>&1)
+check "-s with an address no port has: no data" contains "$out" 'No data available'
+out=$("$tool" $eal -- -e 2>/dev/null)
+check "-e lists the parameters" contains "$out" '^# FI_DPDK_EAL_ARGS: String'
+out=$("$tool" $eal -- -l 2>/dev/null)
+check "-l lists the provider" contains "$out" '^dpdk:$'
+check "-l lists only it" count_is "$out" ':$' 1
+
+"$tool" $eal -- -t FI_EP_BOGUS >/dev/null 2>&1
+check "unknown endpoint type: usage error" test $? -eq 1
+"$tool" --no-huge --bogus-eal-option -- >/dev/null 2>&1
+check "bad EAL option: error exit" test $? -eq 1
+
+finish

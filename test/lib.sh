@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Assertions for the shell integration tests: each check prints "ok" or
+# "not ok" with its description; finish exits non-zero if any failed.
+
+checks=0
+failures=0
+
+check() {
+	local desc=$1
+	shift
+	checks=$((checks + 1))
+	if "$@"; then
+		echo "ok $checks - $desc"
+	else
+		failures=$((failures + 1))
+		echo "not ok $checks - $desc"
+	fi
+}
+
+# contains TEXT REGEX
+contains() {
+	grep -qE -- "$2" <<<"$1"
+}
+
+# lacks TEXT REGEX
+lacks() {
+	! grep -qE -- "$2" <<<"$1"
+}
+
+# count_is TEXT REGEX N
+count_is() {
+	local n
+	n=$(grep -cE -- "$2" <<<"$1")
+	[ "$n" -eq "$3" ] || { echo "  expected $3 lines matching '$2', got $n" >&2; return 1; }
+}
+
+# first_match_is TEXT REGEX EXPECTED: the first line matching REGEX equals EXPECTED
+first_match_is() {
+	[ "$(grep -m1 -E -- "$2" <<<"$1")" = "$3" ]
+}
+
+finish() {
+	echo "# $checks checks, $failures failed"
+	[ "$failures" -eq 0 ]
+}

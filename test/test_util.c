@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* Environment and runner shared by the CUnit suites. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include "test_util.h"
+
+void
+test_env_setup(const char *eal_args)
+{
+	setenv("FI_PROVIDER_PATH", DFI_TEST_PROVIDER_DIR, 1);
+	if (eal_args != NULL)
+		setenv("FI_DPDK_EAL_ARGS", eal_args, 1);
+	else
+		unsetenv("FI_DPDK_EAL_ARGS");
+}
+
+int
+test_run(CU_SuiteInfo *suites)
+{
+	unsigned int failures;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	if (CU_register_suites(suites) != CUE_SUCCESS) {
+		fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+		   CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return failures == 0 ? 0 : 1;
+}
+
+int
+test_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
+	     struct fi_info *hints, struct fi_info **info)
+{
+	if (hints->fabric_attr->prov_name == NULL)
+		hints->fabric_attr->prov_name = strdup("dpdk");
+	return fi_getinfo(version, node, service, flags, hints, info);
+}
+
+int
+test_info_count(const struct fi_info *info)
+{
+	int n = 0;
+
+	for (; info != NULL; info = info->next)
+		n++;
+	return n;
+}
+
+int
+test_eal_init(const char *prog, const char *args)
+{
+	static char *argv[64];
+	char *copy, *tok, *save = NULL;
+	int argc = 0;
+
+	copy = strdup(args);
+	if (copy == NULL)
+		return -1;
+	argv[argc++] = strdup(prog);
+	for (tok = strtok_r(copy, " ", &save); tok != NULL && argc < 63;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	/* argv stays allocated: the EAL may keep pointers into it */
+	return rte_eal_init(argc, argv);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Shared helpers of the CUnit suites: the environment that makes libfabric
+ * load the provider from the build tree, and a runner whose exit status is
+ * the verdict meson reads.
+ */
+
+#ifndef _DFI_TEST_UTIL_H_
+#define _DFI_TEST_UTIL_H_
+
+#include <CUnit/Basic.h>
+
+#include <rdma/fabric.h>
+
+/** EAL arguments for tests that let the provider start DPDK. */
+#define TEST_EAL_BASE	"--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"
+
+/**
+ * Points libfabric at the provider under test and sets FI_DPDK_EAL_ARGS
+ * (unset when eal_args is NULL). Call before any fi_* function.
+ */
+void test_env_setup(const char *eal_args);
+
+/**
+ * Registers and runs the suites (CUnit basic mode, verbose).
+ *
+ * @return the process exit status: 0 when every test passed, 1 otherwise.
+ */
+int test_run(CU_SuiteInfo *suites);
+
+/**
+ * Starts the EAL from a command line, as an EAL-style application does.
+ *
+ * @return rte_eal_init()'s result.
+ */
+int test_eal_init(const char *prog, const char *args);
+
+/** fi_getinfo() restricted to the dpdk provider. */
+int test_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
+		 struct fi_info *hints, struct fi_info **info);
+
+/** @return the number of entries in an fi_info list. */
+int test_info_count(const struct fi_info *info);
+
+#endif /* _DFI_TEST_UTIL_H_ */
