@@ -15,15 +15,18 @@ build build-asan -Db_sanitize=address -Db_lundef=false || exit 1
 
 cd "$top" || exit 1
 echo "== test suite"
-meson test -C build --print-errorlogs
+meson test -C build --no-suite bench --print-errorlogs --logbase tests
+echo "== benchmarks (figures, not pass/fail on speed)"
+meson test -C build --suite bench --verbose --logbase bench
 echo "== unit suites under AddressSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	meson test -C build-asan --suite unit --print-errorlogs
+	meson test -C build-asan --suite unit --print-errorlogs --logbase asan
 
-python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
+python3 - build/meson-logs/tests.json build/meson-logs/bench.json \
+	build-asan/meson-logs/asan.json <<'PY'
 import json, sys
 passed = failed = 0
-for path, tag in zip(sys.argv[1:], ("", " (asan)")):
+for path, tag in zip(sys.argv[1:], ("", "", " (asan)")):
     with open(path) as f:
         for line in f:
             t = json.loads(line)

@@ -14,6 +14,7 @@
 
 #include <rdma/fi_domain.h>
 
+#include "fi_ext_dpdk.h"
 #include "test_util.h"
 
 #define VER		FI_VERSION(1, 17)
@@ -199,6 +200,13 @@ test_caps_secondary_on_request(void)
 	hints->caps = FI_RMA | FI_RMA_EVENT;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT(((info->caps) & (FI_RMA_EVENT)) != 0);
+	hints->caps = FI_MSG | FI_SHARED_AV;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT(((info->domain_attr->caps) & (FI_SHARED_AV)) != 0);
+	/* and only then */
+	hints->caps = FI_MSG;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT(((info->domain_attr->caps) & (FI_SHARED_AV)) == 0);
 }
 
 static void
@@ -659,6 +667,31 @@ test_addr_str(void)
 }
 
 static void
+test_addr_dpdk(void)
+{
+	const struct fi_dpdk_addr *src;
+	static const uint8_t zero[6];
+
+	hints->addr_format = FI_ADDR_DPDK;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(info->addr_format, FI_ADDR_DPDK);
+	CU_ASSERT_EQUAL_FATAL(info->src_addrlen, sizeof(struct fi_dpdk_addr));
+	src = info->src_addr;
+	CU_ASSERT(memcmp(src->mac, zero, sizeof(zero)) != 0);
+	CU_ASSERT_EQUAL(src->port, 0);
+	/* a raw-Ethernet destination, and an IPv4 one it cannot express */
+	CU_ASSERT_EQUAL_FATAL(gi("fi_addr_dpdk://[02:00:00:00:00:05]:7000", NULL, 0), 0);
+	CU_ASSERT_EQUAL(((const struct fi_dpdk_addr *)info->dest_addr)->mac[5], 5);
+	CU_ASSERT_EQUAL(ntohs(((const struct fi_dpdk_addr *)info->dest_addr)->port), 7000);
+	CU_ASSERT_EQUAL(gi("10.0.0.9", "7000", 0), -FI_ENODATA);
+	/* FI_ADDR_STR prints them as the provider's own URI */
+	hints->addr_format = FI_ADDR_STR;
+	CU_ASSERT_EQUAL_FATAL(gi("fi_addr_dpdk://[02:00:00:00:00:05]:7000", NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(info->dest_addr, "fi_addr_dpdk://[02:00:00:00:00:05]:7000");
+	CU_ASSERT_EQUAL(strncmp(info->src_addr, "fi_addr_dpdk://[", 16), 0);
+}
+
+static void
 test_addr_format_filter(void)
 {
 	hints->addr_format = FI_SOCKADDR;
@@ -754,6 +787,7 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "unresolvable node or service", test_unresolvable_node },
 	{ "hint src_addr/dest_addr", test_hint_addresses },
 	{ "FI_ADDR_STR", test_addr_str },
+	{ "FI_ADDR_DPDK raw-Ethernet addresses", test_addr_dpdk },
 	{ "address format filter", test_addr_format_filter },
 	{ "unknown flag bits tolerated", test_unknown_flags_tolerated },
 	{ "layering only when named", test_layering_needs_our_name },

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdma/fi_domain.h>
+
 #include <rte_eal.h>
 
 #include "test_util.h"
@@ -78,4 +80,37 @@ test_eal_init(const char *prog, const char *args)
 	argv[argc] = NULL;
 	/* argv stays allocated: the EAL may keep pointers into it */
 	return rte_eal_init(argc, argv);
+}
+
+int
+test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+		 uint64_t caps)
+{
+	struct fi_info *hints = fi_allocinfo();
+	int ret;
+
+	memset(td, 0, sizeof(*td));
+	if (hints == NULL)
+		return -FI_ENOMEM;
+	hints->ep_attr->type = type;
+	hints->addr_format = addr_format;
+	hints->caps = caps;
+	ret = test_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &td->info);
+	fi_freeinfo(hints);
+	if (ret == 0)
+		ret = fi_fabric(td->info->fabric_attr, &td->fabric, NULL);
+	if (ret == 0)
+		ret = fi_domain(td->fabric, td->info, &td->domain, NULL);
+	return ret;
+}
+
+void
+test_domain_close(struct test_domain *td)
+{
+	if (td->domain != NULL)
+		fi_close(&td->domain->fid);
+	if (td->fabric != NULL)
+		fi_close(&td->fabric->fid);
+	fi_freeinfo(td->info);
+	memset(td, 0, sizeof(*td));
 }

@@ -42,6 +42,18 @@ int test_eal_init(const char *prog, const char *args);
 int test_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,
 		 struct fi_info *hints, struct fi_info **info);
 
+/** A fabric and a domain opened on the first entry fi_getinfo() gives. */
+struct test_domain {
+	struct fi_info *info;
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+};
+
+/** Opens td on the first dpdk entry of this type, format and caps. */
+int test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+		     uint64_t caps);
+void test_domain_close(struct test_domain *td);
+
 /** @return the number of entries in an fi_info list. */
 int test_info_count(const struct fi_info *info);
 

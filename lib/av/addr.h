@@ -3,9 +3,10 @@
  */
 
 /*
- * Endpoint addresses as applications see them: FI_SOCKADDR_IN structures
- * (the port's IPv4 address and the endpoint's UDP port) or, with FI_ADDR_STR,
- * their URI form "fi_sockaddr_in://a.b.c.d:port".
+ * Endpoint addresses in every form the provider takes and gives: IPv4
+ * (FI_SOCKADDR_IN: the port's address and the endpoint's UDP port), raw
+ * Ethernet (FI_ADDR_DPDK: MAC and endpoint port), and the URI strings of both
+ * for FI_ADDR_STR. Internally an address is a struct dfi_addr.
  */
 
 #ifndef _DFI_ADDR_H_
@@ -15,41 +16,73 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fi_ext_dpdk.h"
+
 #define DFI_URI_SOCKADDR_IN	"fi_sockaddr_in://"
-/** "fi_sockaddr_in://255.255.255.255:65535" plus NUL. */
-#define DFI_ADDR_STRLEN		40
+/** "fi_addr_dpdk://[02:00:00:00:00:01]:65535" plus NUL, the longest URI. */
+#define DFI_ADDR_STRLEN		48
+
+enum dfi_addr_kind {
+	DFI_ADDR_NONE = 0,
+	DFI_ADDR_IPV4,		/* ipv4 and port */
+	DFI_ADDR_ETH,		/* mac and port */
+};
+
+struct dfi_addr {
+	uint8_t kind;		/* enum dfi_addr_kind */
+	uint8_t mac[6];
+	uint16_t port;		/* network byte order */
+	uint32_t ipv4;		/* network byte order */
+};
 
 /**
- * Parses an address URI: fi_sockaddr_in://a.b.c.d[:port], or the generic
- * fi_sockaddr:// scheme with an IPv4 node.
+ * Parses an address URI: fi_sockaddr_in://a.b.c.d[:port], fi_sockaddr:// with
+ * an IPv4 node, or fi_addr_dpdk://[xx:xx:xx:xx:xx:xx][:port].
  *
- * @return 0, or -FI_EINVAL when uri is not such an address.
+ * @return 0, or -FI_EINVAL when uri is none of these.
  */
-int dfi_addr_from_uri(const char *uri, struct sockaddr_in *sin);
+int dfi_addr_from_uri(const char *uri, struct dfi_addr *a);
 
 /**
- * Writes the URI of sin into buf, truncated to len bytes (NUL included).
+ * Writes the URI of a into buf, truncated to len bytes, NUL included when
+ * len > 0.
  *
  * @return the length the whole URI needs, NUL included.
  */
-size_t dfi_addr_to_uri(const struct sockaddr_in *sin, char *buf, size_t len);
+size_t dfi_addr_to_uri(const struct dfi_addr *a, char *buf, size_t len);
+
+/** @return true when format is one the provider takes (after mapping aliases). */
+int dfi_addr_format_normalize(uint32_t format, uint32_t *normalized);
 
 /**
- * Reads an address given in the binary or string form of addr_format
- * (FI_SOCKADDR_IN, FI_SOCKADDR, FI_ADDR_STR, or FI_FORMAT_UNSPEC holding a
- * sockaddr_in).
+ * Reads an address in the form of format: a sockaddr_in for FI_SOCKADDR_IN
+ * and FI_SOCKADDR (and FI_FORMAT_UNSPEC), a struct fi_dpdk_addr for
+ * FI_ADDR_DPDK, a NUL-terminated URI for FI_ADDR_STR.
  *
- * @return 0, or -FI_EINVAL when the address is not an IPv4 one of that form.
+ * @return 0, or -FI_EINVAL when addr is not such an address.
  */
-int dfi_addr_decode(uint32_t addr_format, const void *addr, size_t addrlen,
-		    struct sockaddr_in *sin);
+int dfi_addr_decode(uint32_t format, const void *addr, size_t addrlen, struct dfi_addr *a);
+
+/** @return the length of a in the form of format (NUL included for strings). */
+size_t dfi_addr_len(uint32_t format, const struct dfi_addr *a);
 
 /**
- * Allocates sin in the form of addr_format: a sockaddr_in, or its URI string
- * for FI_ADDR_STR.
+ * Writes a in the form of format into buf, truncated to len bytes.
  *
- * @return the allocation (free() it), or NULL when out of memory.
+ * @return the length the whole address needs, or 0 when a cannot be written
+ *   in that form (an Ethernet address as sockaddr_in, for instance).
  */
-void *dfi_addr_encode(uint32_t addr_format, const struct sockaddr_in *sin, size_t *addrlen);
+size_t dfi_addr_write(uint32_t format, const struct dfi_addr *a, void *buf, size_t len);
+
+/**
+ * Allocates a in the form of format.
+ *
+ * @return the allocation (free() it), or NULL when out of memory or when a
+ *   has no such form.
+ */
+void *dfi_addr_encode(uint32_t format, const struct dfi_addr *a, size_t *addrlen);
+
+/** @return true when both are the same endpoint address. */
+int dfi_addr_equal(const struct dfi_addr *a, const struct dfi_addr *b);
 
 #endif /* _DFI_ADDR_H_ */

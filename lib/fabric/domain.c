@@ -10,7 +10,10 @@
 #include <rte_common.h>
 
 #include "dfi.h"
+#include "addr.h"
+#include "av.h"
 #include "domain.h"
+#include "eq.h"
 #include "getinfo.h"
 #include "info.h"
 #include "stubs.h"
@@ -30,7 +33,7 @@ static struct fi_ops dfi_domain_fi_ops = {
 
 static struct fi_ops_domain dfi_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
-	.av_open = dfi_no_av_open,
+	.av_open = dfi_av_open,
 	.cq_open = dfi_no_cq_open,
 	.endpoint = dfi_no_endpoint,
 	.scalable_ep = dfi_no_scalable_ep,
@@ -136,16 +139,33 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 			    FI_THREAD_SAFE;
 	domain->av_type = attr->av_type;
 	domain->mr_mode = attr->mr_mode;
-	domain->addr_format = info->addr_format == FI_ADDR_STR ? FI_ADDR_STR : FI_SOCKADDR_IN;
+	if (!dfi_addr_format_normalize(info->addr_format, &domain->addr_format)) {
+		ret = -FI_EINVAL;
+		goto err_free;
+	}
 	domain->caps = info->caps;
 	DFI_REF_INIT(&domain->refs);
 	dfi_fabric_attach_domain(fabric, domain);
 	*domain_fid = &domain->domain_fid;
 	return 0;
 
+err_free:
+	free(domain);
 err_release:
 	dfi_port_release(port);
 	return ret;
+}
+
+void
+dfi_domain_hold(struct dfi_domain *domain)
+{
+	DFI_REF_GET(&domain->refs);
+}
+
+void
+dfi_domain_release(struct dfi_domain *domain)
+{
+	DFI_REF_PUT(&domain->refs);
 }
 
 static int
@@ -158,22 +178,36 @@ domain_close(struct fid *fid)
 			 domain->port->name, DFI_REF_READ(&domain->refs));
 		return -FI_EBUSY;
 	}
+	if (domain->eq != NULL)
+		dfi_eq_release(domain->eq);
 	dfi_fabric_detach_domain(domain->fabric, domain);
 	dfi_port_release(domain->port);
 	free(domain);
 	return 0;
 }
 
+/* fi_domain_bind(): an EQ for asynchronous events; with FI_REG_MR, memory
+ * registrations complete through it too. */
 static int
-domain_bind(struct fid *fid __rte_unused, struct fid *bfid, uint64_t flags)
+domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
+	struct dfi_domain *domain = container_of(fid, struct dfi_domain, domain_fid.fid);
+	struct dfi_eq *eq = dfi_eq_from_fid(bfid);
+
 	if ((flags & ~FI_REG_MR) != 0)
 		return -FI_EBADFLAGS;
-	if (bfid == NULL || bfid->fclass != FI_CLASS_EQ) {
-		DFI_WARN(FI_LOG_DOMAIN, "only an event queue binds to a domain");
+	if (eq == NULL) {
+		DFI_WARN(FI_LOG_DOMAIN, "only an event queue of this provider binds to a domain");
 		return -FI_EINVAL;
 	}
-	/* No event queue of this provider exists yet to be bound. */
-	DFI_WARN(FI_LOG_DOMAIN, "the event queue belongs to another provider");
-	return -FI_EINVAL;
+	if (eq->fabric != domain->fabric) {
+		DFI_WARN(FI_LOG_DOMAIN, "the event queue belongs to another fabric");
+		return -FI_EINVAL;
+	}
+	if (domain->eq != NULL)
+		return -FI_EBUSY;
+	dfi_eq_hold(eq);
+	domain->eq = eq;
+	domain->eq_flags = flags;
+	return 0;
 }

@@ -19,6 +19,8 @@
 #include "fabric.h"
 #include "port.h"
 
+struct dfi_eq;
+
 struct dfi_domain {
 	struct fid_domain domain_fid;
 	struct dfi_fabric *fabric;
@@ -27,9 +29,9 @@ struct dfi_domain {
 	enum fi_threading threading;
 	enum fi_av_type av_type;
 	int mr_mode;
-	uint32_t addr_format;		/* FI_SOCKADDR_IN or FI_ADDR_STR */
+	uint32_t addr_format;		/* FI_SOCKADDR_IN, FI_ADDR_STR or FI_ADDR_DPDK */
 	uint64_t caps;
-	struct fid_eq *eq;		/* fi_domain_bind(), or NULL */
+	struct dfi_eq *eq;		/* fi_domain_bind(), or NULL */
 	uint64_t eq_flags;
 	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
 };
@@ -40,6 +42,10 @@ int dfi_domain_open(struct fid_fabric *fabric, struct fi_info *info, struct fid_
 
 /** @return the domain behind fid, or NULL when fid is not a domain of ours. */
 struct dfi_domain *dfi_domain_from_fid(struct fid_domain *fid);
+
+/** Counts an object opened on the domain; fi_close() is refused meanwhile. */
+void dfi_domain_hold(struct dfi_domain *domain);
+void dfi_domain_release(struct dfi_domain *domain);
 
 /** @return the port name of one of our domains, or NULL when fid is not ours. */
 const char *dfi_domain_port_name(struct fid_domain *fid);

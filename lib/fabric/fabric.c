@@ -12,6 +12,7 @@
 #include "dfi.h"
 #include "domain.h"
 #include "eal.h"
+#include "eq.h"
 #include "fabric.h"
 #include "params.h"
 #include "stubs.h"
@@ -23,6 +24,7 @@ static pthread_mutex_t dfi_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static TAILQ_HEAD(, dfi_fabric) dfi_fabrics = TAILQ_HEAD_INITIALIZER(dfi_fabrics);
 
 static int fabric_close(struct fid *fid);
+static int fabric_trywait(struct fid_fabric *fabric, struct fid **fids, int count);
 static int fabric_domain2(struct fid_fabric *fabric, struct fi_info *info,
 			  struct fid_domain **dom, uint64_t flags, void *context);
 
@@ -40,9 +42,9 @@ static struct fi_ops_fabric dfi_fabric_ops = {
 	.size = sizeof(struct fi_ops_fabric),
 	.domain = dfi_domain_open,
 	.passive_ep = dfi_no_passive_ep,
-	.eq_open = dfi_no_eq_open,
+	.eq_open = dfi_eq_open,
 	.wait_open = dfi_no_wait_open,
-	.trywait = dfi_no_trywait,
+	.trywait = fabric_trywait,
 	.domain2 = fabric_domain2,
 };
 
@@ -98,6 +100,22 @@ dfi_fabric_find_domain(const char *port_name)
 out:
 	pthread_mutex_unlock(&dfi_registry_lock);
 	return found;
+}
+
+void
+dfi_fabric_hold(struct dfi_fabric *fabric)
+{
+	pthread_mutex_lock(&dfi_registry_lock);
+	DFI_REF_GET(&fabric->refs);
+	pthread_mutex_unlock(&dfi_registry_lock);
+}
+
+void
+dfi_fabric_release(struct dfi_fabric *fabric)
+{
+	pthread_mutex_lock(&dfi_registry_lock);
+	DFI_REF_PUT(&fabric->refs);
+	pthread_mutex_unlock(&dfi_registry_lock);
 }
 
 void
@@ -192,4 +210,31 @@ fabric_domain2(struct fid_fabric *fabric, struct fi_info *info, struct fid_domai
 	if (flags != 0)
 		return -FI_ENOSYS;
 	return dfi_domain_open(fabric, info, dom, context);
+}
+
+/*
+ * fi_trywait(3): 0 when the application may block on the objects' wait
+ * objects, -FI_EAGAIN when something is already waiting to be read.
+ */
+static int
+fabric_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids, int count)
+{
+	struct dfi_eq *eq;
+	int i;
+
+	if (count < 0 || (count > 0 && fids == NULL))
+		return -FI_EINVAL;
+	for (i = 0; i < count; i++) {
+		eq = dfi_eq_from_fid(fids[i]);
+		if (eq == NULL) {
+			DFI_WARN(FI_LOG_FABRIC, "fi_trywait: object %d has no wait object of ours",
+				 i);
+			return -FI_EINVAL;
+		}
+		if (eq->fd < 0)
+			return -FI_EINVAL;
+		if (dfi_eq_pending(eq))
+			return -FI_EAGAIN;
+	}
+	return 0;
 }

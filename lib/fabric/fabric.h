@@ -43,6 +43,10 @@ struct fid_fabric *dfi_fabric_find(const char *name);
 /** @return the first opened domain on the port with this name, or NULL. */
 struct fid_domain *dfi_fabric_find_domain(const char *port_name);
 
+/** Counts an object opened on the fabric (EQ); fi_close() is refused meanwhile. */
+void dfi_fabric_hold(struct dfi_fabric *fabric);
+void dfi_fabric_release(struct dfi_fabric *fabric);
+
 /** Adds an opened domain to its fabric (counted against fabric close). */
 void dfi_fabric_attach_domain(struct dfi_fabric *fabric, struct dfi_domain *domain);
 void dfi_fabric_detach_domain(struct dfi_fabric *fabric, struct dfi_domain *domain);

@@ -330,13 +330,14 @@ struct addr_req {
 	uint32_t format;	/* of the returned infos */
 	bool have_src;
 	bool have_dest;
-	struct sockaddr_in src;	/* sin_addr INADDR_ANY: any port */
-	struct sockaddr_in dest;
+	struct dfi_addr src;	/* a zero IPv4 address or MAC: any port */
+	struct dfi_addr dest;
 };
 
 static int
-resolve_node(const char *node, const char *service, uint64_t flags, struct sockaddr_in *out)
+resolve_node(const char *node, const char *service, uint64_t flags, struct dfi_addr *out)
 {
+	const struct sockaddr_in *sin;
 	struct addrinfo ai_hints, *res = NULL;
 	int ret;
 
@@ -364,17 +365,21 @@ resolve_node(const char *node, const char *service, uint64_t flags, struct socka
 			 service != NULL ? service : "", gai_strerror(ret));
 		return -FI_ENODATA;
 	}
-	memcpy(out, res->ai_addr, sizeof(*out));
+	sin = (const struct sockaddr_in *)(const void *)res->ai_addr;
+	memset(out, 0, sizeof(*out));
+	out->kind = DFI_ADDR_IPV4;
+	out->ipv4 = sin->sin_addr.s_addr;
+	out->port = sin->sin_port;
 	freeaddrinfo(res);
 	return 0;
 }
 
 static int
-hint_addr(const struct fi_info *hints, const void *addr, size_t len, struct sockaddr_in *out,
+hint_addr(const struct fi_info *hints, const void *addr, size_t len, struct dfi_addr *out,
 	  const char *what)
 {
 	if (dfi_addr_decode(hints->addr_format, addr, len, out) != 0) {
-		DFI_INFO(FI_LOG_CORE, "hints->%s is no IPv4 address of this provider", what);
+		DFI_INFO(FI_LOG_CORE, "hints->%s is no address of this provider", what);
 		return -FI_ENODATA;
 	}
 	return 0;
@@ -388,16 +393,7 @@ resolve_addrs(const char *node, const char *service, uint64_t flags,
 	int ret = 0;
 
 	memset(req, 0, sizeof(*req));
-	switch (format) {
-	case FI_FORMAT_UNSPEC:
-	case FI_SOCKADDR:
-	case FI_SOCKADDR_IN:
-		req->format = FI_SOCKADDR_IN;
-		break;
-	case FI_ADDR_STR:
-		req->format = FI_ADDR_STR;
-		break;
-	default:
+	if (!dfi_addr_format_normalize(format, &req->format)) {
 		DFI_INFO(FI_LOG_CORE, "address format %s not offered",
 			 fi_tostr(&format, FI_TYPE_ADDR_FORMAT));
 		return -FI_ENODATA;
@@ -435,22 +431,45 @@ resolve_addrs(const char *node, const char *service, uint64_t flags,
 static int
 info_set_addrs(struct fi_info *info, const struct dfi_port *port, const struct addr_req *req)
 {
-	struct sockaddr_in src;
+	struct dfi_addr src;
 
 	memset(&src, 0, sizeof(src));
-	src.sin_family = AF_INET;
-	src.sin_addr.s_addr = port->ipv4;
-	src.sin_port = req->have_src ? req->src.sin_port : 0;
+	/* Raw-Ethernet addresses when asked for: by format, or by a MAC source or
+	 * destination. */
+	if (req->format == FI_ADDR_DPDK || (req->have_src && req->src.kind == DFI_ADDR_ETH) ||
+	    (req->have_dest && req->dest.kind == DFI_ADDR_ETH)) {
+		src.kind = DFI_ADDR_ETH;
+		memcpy(src.mac, port->mac.addr_bytes, sizeof(src.mac));
+	} else {
+		src.kind = DFI_ADDR_IPV4;
+		src.ipv4 = port->ipv4;
+	}
+	src.port = req->have_src ? req->src.port : 0;
 	info->addr_format = req->format;
 	info->src_addr = dfi_addr_encode(req->format, &src, &info->src_addrlen);
 	if (info->src_addr == NULL)
-		return -FI_ENOMEM;
+		return info->src_addrlen == 0 ? -FI_ENODATA : -FI_ENOMEM;
 	if (req->have_dest) {
 		info->dest_addr = dfi_addr_encode(req->format, &req->dest, &info->dest_addrlen);
-		if (info->dest_addr == NULL)
-			return -FI_ENOMEM;
+		if (info->dest_addr == NULL) {
+			if (info->dest_addrlen != 0)
+				return -FI_ENOMEM;
+			MISMATCH("dest_addr", "no %s form", fi_tostr(&req->format,
+								      FI_TYPE_ADDR_FORMAT));
+		}
 	}
 	return 0;
+}
+
+static bool
+src_matches(const struct dfi_port *port, const struct dfi_addr *src)
+{
+	static const uint8_t any_mac[6];
+
+	if (src->kind == DFI_ADDR_ETH)
+		return memcmp(src->mac, any_mac, sizeof(any_mac)) == 0 ||
+		       memcmp(src->mac, port->mac.addr_bytes, sizeof(src->mac)) == 0;
+	return src->ipv4 == htonl(INADDR_ANY) || src->ipv4 == port->ipv4;
 }
 
 /* Port filters that do not depend on the endpoint type. */
@@ -460,8 +479,7 @@ port_wanted(const struct dfi_port *port, const struct fi_info *hints,
 {
 	const char *name;
 
-	if (req->have_src && req->src.sin_addr.s_addr != htonl(INADDR_ANY) &&
-	    req->src.sin_addr.s_addr != port->ipv4)
+	if (req->have_src && !src_matches(port, &req->src))
 		return false;
 	if (hints == NULL)
 		return true;
@@ -492,12 +510,12 @@ port_infos(const struct dfi_port *port, uint32_t version, const struct fi_info *
 		if (info == NULL)
 			return -FI_ENOMEM;
 		ret = dfi_info_apply_hints(info, hints, version);
+		if (ret == 0)
+			ret = info_set_addrs(info, port, req);
 		if (ret == -FI_ENODATA) {
 			fi_freeinfo(info);
 			continue;
 		}
-		if (ret == 0)
-			ret = info_set_addrs(info, port, req);
 		if (ret == 0) {
 			nic = dfi_nic_create(port);
 			ret = nic != NULL ? 0 : -FI_ENOMEM;
@@ -577,10 +595,10 @@ dfi_getinfo(uint32_t version, const char *node, const char *service, uint64_t fl
 	/* With a destination, ports on its network come first. */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < n; i++) {
-			if (req.have_dest &&
-			    dfi_port_on_link(&ports[i], req.dest.sin_addr.s_addr) != (pass == 0))
+			if (req.have_dest && req.dest.kind == DFI_ADDR_IPV4 &&
+			    dfi_port_on_link(&ports[i], req.dest.ipv4) != (pass == 0))
 				continue;
-			if (!req.have_dest && pass == 1)
+			if ((!req.have_dest || req.dest.kind != DFI_ADDR_IPV4) && pass == 1)
 				continue;
 			if (!port_wanted(&ports[i], hints, &req))
 				continue;

@@ -51,7 +51,7 @@ template_domain(struct fi_domain_attr *d)
 	d->max_ep_srx_ctx = 0;
 	d->cntr_cnt = DFI_DOMAIN_CNTR_CNT;
 	d->mr_iov_limit = 1;
-	d->caps = FI_LOCAL_COMM | FI_REMOTE_COMM;
+	d->caps = FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV;
 	d->mode = 0;
 	d->max_err_data = 0;
 	d->mr_cnt = DFI_DOMAIN_MR_CNT;

@@ -54,20 +54,6 @@ dfi_no_passive_ep(struct fid_fabric *fabric __rte_unused, struct fi_info *info _
 }
 
 int
-dfi_no_eq_open(struct fid_fabric *fabric __rte_unused, struct fi_eq_attr *attr __rte_unused,
-	       struct fid_eq **eq __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids __rte_unused,
-	       int count __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_wait_open(struct fid_fabric *fabric __rte_unused, struct fi_wait_attr *attr __rte_unused,
 		 struct fid_wait **waitset __rte_unused)
 {
@@ -115,13 +101,6 @@ dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 			enum fi_collective_op coll __rte_unused,
 			struct fi_collective_attr *attr __rte_unused,
 			uint64_t flags __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_av_open(struct fid_domain *domain __rte_unused, struct fi_av_attr *attr __rte_unused,
-	       struct fid_av **av __rte_unused, void *context __rte_unused)
 {
 	return -FI_ENOSYS;
 }

@@ -25,9 +25,6 @@ int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
 
 int dfi_no_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
 		      void *context);
-int dfi_no_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr, struct fid_eq **eq,
-		   void *context);
-int dfi_no_trywait(struct fid_fabric *fabric, struct fid **fids, int count);
 int dfi_no_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
 		     struct fid_wait **waitset);
 
@@ -43,8 +40,6 @@ int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, en
 			struct fi_atomic_attr *attr, uint64_t flags);
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
-int dfi_no_av_open(struct fid_domain *domain, struct fi_av_attr *attr, struct fid_av **av,
-		   void *context);
 int dfi_no_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_cq **cq,
 		   void *context);
 int dfi_no_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Address vectors (fi_av(3)). An fi_addr_t reaches its entry with no lookup:
+ * FI_AV_TABLE hands out plain indices, FI_AV_MAP encodes the index and the
+ * entry's generation, so a handle kept after fi_av_remove() no longer
+ * resolves. The top rx_ctx_bits bits are left to fi_rx_addr().
+ *
+ *   FI_AV_MAP fi_addr_t:  | rx ctx (<= 16) | 0 | generation (24) | index (24) |
+ */
+
+#ifndef _DFI_AV_H_
+#define _DFI_AV_H_
+
+#include <stdint.h>
+
+#include <rdma/fi_domain.h>
+
+#include <rte_branch_prediction.h>
+
+#include "av_store.h"
+
+#define DFI_AV_IDX_BITS		24
+#define DFI_AV_GEN_BITS		24
+#define DFI_AV_IDX_MASK		((1ULL << DFI_AV_IDX_BITS) - 1)
+#define DFI_AV_GEN_MASK		((1ULL << DFI_AV_GEN_BITS) - 1)
+#define DFI_AV_MAX_RX_CTX_BITS	16
+
+struct dfi_domain;
+struct dfi_eq;
+
+struct dfi_av {
+	struct fid_av av_fid;
+	/* read by the data path */
+	struct dfi_av_store store;
+	enum fi_av_type type;
+	uint64_t addr_mask;		/* clears the receive-context bits */
+	uint64_t flags;			/* FI_EVENT, FI_READ, FI_SYMMETRIC */
+	uint32_t addr_format;		/* the domain's */
+	int rx_ctx_bits;
+	/* control path */
+	struct dfi_domain *domain;
+	struct dfi_eq *eq;
+	uint32_t refs;			/* endpoints bound to it */
+	char *name;			/* named (shared) AV, or NULL */
+};
+
+/** fi_av_open() on one of our domains. */
+int dfi_av_open(struct fid_domain *domain, struct fi_av_attr *attr, struct fid_av **av,
+		void *context);
+
+/** @return the AV behind fid, or NULL when fid is not an AV of ours. */
+struct dfi_av *dfi_av_from_fid(struct fid *fid);
+
+/** Counts an endpoint bound to the AV; fi_close() of the AV is refused meanwhile. */
+void dfi_av_hold(struct dfi_av *av);
+void dfi_av_release(struct dfi_av *av);
+
+/**
+ * The data path's view of an fi_addr_t: its entry, with no lookup.
+ *
+ * @return the entry, or NULL when addr is not (or no longer) in the AV.
+ */
+static inline const struct dfi_av_entry *
+dfi_av_resolve(const struct dfi_av *av, fi_addr_t addr)
+{
+	const struct dfi_av_entry *e;
+	uint64_t a = addr & av->addr_mask;
+
+	if (av->type == FI_AV_TABLE) {
+		if (unlikely(a > DFI_AV_IDX_MASK))
+			return NULL;
+		return dfi_avs_get(&av->store, (uint32_t)a);
+	}
+	if (unlikely(a >> (DFI_AV_IDX_BITS + DFI_AV_GEN_BITS) != 0))
+		return NULL;
+	e = dfi_avs_get(&av->store, (uint32_t)(a & DFI_AV_IDX_MASK));
+	if (unlikely(e == NULL || (e->gen & DFI_AV_GEN_MASK) != a >> DFI_AV_IDX_BITS))
+		return NULL;
+	return e;
+}
+
+/** @return the fi_addr_t of an address in the AV, or FI_ADDR_NOTAVAIL (FI_SOURCE). */
+fi_addr_t dfi_av_reverse(const struct dfi_av *av, const struct dfi_addr *a);
+
+#endif /* _DFI_AV_H_ */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The storage under an address vector. Entries sit in chunks of 4096 that
+ * never move, so the data path reads them without a lock. A three-level
+ * bitmap finds the lowest free index in constant time (FI_AV_TABLE assigns
+ * indices in insertion order, lowest unused first), and a chained hash maps
+ * addresses back to indices for FI_SOURCE, growing by incremental rehash so
+ * that no insert or remove ever costs O(n).
+ *
+ * A named AV keeps the same layout in a POSIX shared memory region with a
+ * fixed capacity, shared by the processes of one host; a robust,
+ * process-shared mutex serialises writers there.
+ */
+
+#ifndef _DFI_AV_STORE_H_
+#define _DFI_AV_STORE_H_
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+
+#include "addr.h"
+
+#define DFI_AVS_CHUNK_SHIFT	12
+#define DFI_AVS_CHUNK		(1u << DFI_AVS_CHUNK_SHIFT)
+#define DFI_AVS_CHUNK_WORDS	(DFI_AVS_CHUNK / 64)
+#define DFI_AVS_MAX_CHUNKS	4096u
+#define DFI_AVS_MAX_ENTRIES	(DFI_AVS_CHUNK * DFI_AVS_MAX_CHUNKS)	/* 2^24 */
+
+/** One address; kind DFI_ADDR_NONE marks a free slot. 24 bytes. */
+struct dfi_av_entry {
+	uint32_t ipv4;		/* network byte order */
+	uint16_t port;		/* network byte order */
+	uint8_t kind;		/* enum dfi_addr_kind, written last on insert */
+	uint8_t reserved;
+	uint8_t mac[6];
+	uint16_t reserved2;
+	uint32_t gen;		/* bumped on every remove */
+	uint32_t next;		/* hash chain: index + 1 of the next entry, 0 ends */
+};
+
+/** State shared by all users of a store: in shared memory for named AVs. */
+struct dfi_av_store_hdr {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t av_type;		/* enum fi_av_type of a named AV */
+	uint32_t capacity;		/* entries allocated */
+	uint32_t used;
+	uint32_t seq;			/* odd while a writer changes the hash */
+	uint32_t opens;			/* named AVs: open handles, all processes */
+	uint64_t l3;			/* bit i: l2[i] has a free bit */
+	uint64_t map_addr;		/* named AVs: the value reported to openers */
+	pthread_mutex_t lock;		/* serialises writers */
+};
+
+struct dfi_av_store {
+	struct dfi_av_store_hdr *hdr;
+	struct dfi_av_entry **chunks;	/* DFI_AVS_MAX_CHUNKS pointers */
+	uint64_t **chunk_free;		/* per chunk, 64 words; bit set: slot free */
+	uint64_t *l1;			/* per chunk; bit w: chunk_free[c][w] != 0 */
+	uint64_t *l2;			/* bit c: l1[c] != 0 */
+	uint32_t *buckets;		/* hash heads: index + 1, 0 empty */
+	uint32_t bucket_mask;
+	uint32_t *old_buckets;		/* table being migrated, or NULL */
+	uint32_t old_mask;
+	uint32_t migrate_pos;		/* old buckets below it are migrated */
+	uint32_t max_chunks;		/* fixed for shared stores */
+	int numa_node;			/* private chunks are allocated there */
+	bool shared;
+	void *region;			/* shared mapping */
+	size_t region_len;
+	void **retired;			/* old bucket tables, freed at fini */
+	uint32_t nb_retired;
+	size_t bytes;			/* memory held, for the benchmark */
+};
+
+/**
+ * Sets up a private store sized for count entries (it grows past them).
+ *
+ * @return 0, -FI_EINVAL when count exceeds DFI_AVS_MAX_ENTRIES, -FI_ENOMEM.
+ */
+int dfi_avs_init(struct dfi_av_store *s, uint32_t count, int numa_node);
+
+/**
+ * Opens the store of a named AV in shared memory, creating it with room for
+ * count entries unless readonly. An existing store keeps its own type and
+ * capacity.
+ *
+ * @param av_type
+ *   In: the type for a new store. Out: the store's type.
+ * @return 0, -FI_EINVAL for a malformed name, -FI_ENOENT when readonly and
+ *   the store does not exist, -FI_ENOMEM, or another negative errno.
+ */
+int dfi_avs_open_shared(struct dfi_av_store *s, const char *name, uint32_t count,
+			bool readonly, uint32_t *av_type);
+
+/** Releases the store; the last close of a named one removes it. */
+void dfi_avs_fini(struct dfi_av_store *s, const char *name);
+
+/** Serialises writers (insert, remove). */
+void dfi_avs_lock(struct dfi_av_store *s);
+void dfi_avs_unlock(struct dfi_av_store *s);
+
+/**
+ * Stores an address at the lowest free index. Writer lock held.
+ *
+ * @return 0 and the index, or -FI_ENOSPC when the store is full.
+ */
+int dfi_avs_insert(struct dfi_av_store *s, const struct dfi_addr *a, uint32_t *idx);
+
+/** Frees an index taken by insert. Writer lock held. */
+void dfi_avs_remove(struct dfi_av_store *s, uint32_t idx);
+
+/**
+ * Reverse lookup, lock-free against writers.
+ *
+ * @return the index of an entry holding a, or -1.
+ */
+int64_t dfi_avs_find(const struct dfi_av_store *s, const struct dfi_addr *a);
+
+/** @return the entry at idx, or NULL when idx is not in use. */
+static inline const struct dfi_av_entry *
+dfi_avs_get(const struct dfi_av_store *s, uint32_t idx)
+{
+	const struct dfi_av_entry *e;
+
+	if (unlikely(idx >= __atomic_load_n(&s->hdr->capacity, __ATOMIC_ACQUIRE)))
+		return NULL;
+	e = &s->chunks[idx >> DFI_AVS_CHUNK_SHIFT][idx & (DFI_AVS_CHUNK - 1)];
+	if (unlikely(__atomic_load_n(&e->kind, __ATOMIC_ACQUIRE) == DFI_ADDR_NONE))
+		return NULL;
+	return e;
+}
+
+/** Copies an entry's address out. */
+void dfi_avs_entry_addr(const struct dfi_av_entry *e, struct dfi_addr *a);
+
+#endif /* _DFI_AV_STORE_H_ */

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Event queues. Control-path only, so a mutex guards everything and events
+ * are allocated as they come. The eventfd counter is non-zero exactly while
+ * something is waiting to be read (events, errors, or an overrun).
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "dfi.h"
+#include "eq.h"
+#include "fabric.h"
+#include "stubs.h"
+
+#define EQ_DEFAULT_SIZE		1024
+/* The largest event fi_eq_write() takes: a CM entry with connection data. */
+#define EQ_MAX_ENTRY_LEN	4096
+
+struct dfi_eq_event {
+	TAILQ_ENTRY(dfi_eq_event) link;
+	uint32_t event;
+	size_t len;
+	union {
+		struct fi_eq_err_entry err;
+		uint8_t data[0];
+	};
+};
+
+static int eq_close(struct fid *fid);
+static int eq_control(struct fid *fid, int command, void *arg);
+static ssize_t eq_read(struct fid_eq *eq, uint32_t *event, void *buf, size_t len,
+		       uint64_t flags);
+static ssize_t eq_readerr(struct fid_eq *eq, struct fi_eq_err_entry *buf, uint64_t flags);
+static ssize_t eq_write(struct fid_eq *eq, uint32_t event, const void *buf, size_t len,
+			uint64_t flags);
+static ssize_t eq_sread(struct fid_eq *eq, uint32_t *event, void *buf, size_t len,
+			int timeout, uint64_t flags);
+static const char *eq_strerror(struct fid_eq *eq, int prov_errno, const void *err_data,
+			       char *buf, size_t len);
+
+static struct fi_ops dfi_eq_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = eq_close,
+	.bind = dfi_no_bind,
+	.control = eq_control,
+	.ops_open = dfi_no_ops_open,
+	.tostr = dfi_no_tostr,
+	.ops_set = dfi_no_ops_set,
+};
+
+static struct fi_ops_eq dfi_eq_ops = {
+	.size = sizeof(struct fi_ops_eq),
+	.read = eq_read,
+	.readerr = eq_readerr,
+	.write = eq_write,
+	.sread = eq_sread,
+	.strerror = eq_strerror,
+};
+
+struct dfi_eq *
+dfi_eq_from_fid(struct fid *fid)
+{
+	if (fid == NULL || fid->fclass != FI_CLASS_EQ || fid->ops != &dfi_eq_fi_ops)
+		return NULL;
+	return container_of(fid, struct dfi_eq, eq_fid.fid);
+}
+
+/* Called with the lock held, after the waiting count changed. */
+static void
+eq_signal_update(struct dfi_eq *eq, bool was_waiting)
+{
+	bool waiting = eq->count > 0 || eq->overrun;
+	uint64_t v = 1;
+
+	if (eq->fd < 0 || waiting == was_waiting)
+		return;
+	/* eventfd never blocks here: the counter only goes 0 -> 1 -> 0 */
+	if (waiting)
+		RTE_SET_USED(write(eq->fd, &v, sizeof(v)));
+	else
+		RTE_SET_USED(read(eq->fd, &v, sizeof(v)));
+}
+
+static bool
+eq_waiting(const struct dfi_eq *eq)
+{
+	return eq->count > 0 || eq->overrun;
+}
+
+/* Called with the lock held. */
+static int
+eq_enqueue(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
+	   const struct fi_eq_err_entry *err)
+{
+	struct dfi_eq_event *ev;
+	bool was_waiting = eq_waiting(eq);
+
+	ev = malloc(sizeof(*ev) + (err != NULL ? 0 : len));
+	if (ev == NULL)
+		return -FI_ENOMEM;
+	ev->event = event;
+	if (err != NULL) {
+		ev->err = *err;
+		ev->err.err_data = NULL;
+		ev->err.err_data_size = 0;
+		ev->len = sizeof(ev->err);
+		TAILQ_INSERT_TAIL(&eq->errors, ev, link);
+	} else {
+		memcpy(ev->data, entry, len);
+		ev->len = len;
+		TAILQ_INSERT_TAIL(&eq->events, ev, link);
+	}
+	eq->count++;
+	eq_signal_update(eq, was_waiting);
+	return 0;
+}
+
+/* Called with the lock held. */
+static void
+eq_dequeue(struct dfi_eq *eq, struct dfi_eq_event *ev, bool error)
+{
+	bool was_waiting = eq_waiting(eq);
+
+	if (error)
+		TAILQ_REMOVE(&eq->errors, ev, link);
+	else
+		TAILQ_REMOVE(&eq->events, ev, link);
+	free(ev);
+	eq->count--;
+	eq_signal_update(eq, was_waiting);
+}
+
+int
+dfi_eq_post(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
+	    const struct fi_eq_err_entry *err)
+{
+	bool was_waiting;
+	int ret;
+
+	pthread_mutex_lock(&eq->lock);
+	if (eq->overrun) {
+		ret = -FI_EOVERRUN;
+	} else if (eq->count >= eq->size) {
+		was_waiting = eq_waiting(eq);
+		eq->overrun = true;
+		eq_signal_update(eq, was_waiting);
+		DFI_WARN(FI_LOG_EQ, "event queue overrun (size %zu): events are lost", eq->size);
+		ret = -FI_EOVERRUN;
+	} else {
+		ret = eq_enqueue(eq, event, entry, len, err);
+	}
+	pthread_mutex_unlock(&eq->lock);
+	return ret;
+}
+
+void
+dfi_eq_hold(struct dfi_eq *eq)
+{
+	DFI_REF_GET(&eq->refs);
+}
+
+void
+dfi_eq_release(struct dfi_eq *eq)
+{
+	DFI_REF_PUT(&eq->refs);
+}
+
+bool
+dfi_eq_pending(struct dfi_eq *eq)
+{
+	bool pending;
+
+	pthread_mutex_lock(&eq->lock);
+	pending = eq_waiting(eq);
+	pthread_mutex_unlock(&eq->lock);
+	return pending;
+}
+
+static ssize_t
+eq_read(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, uint64_t flags)
+{
+	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
+	struct dfi_eq_event *ev;
+	ssize_t ret;
+
+	if ((flags & ~FI_PEEK) != 0)
+		return -FI_EBADFLAGS;
+	if (buf == NULL && len != 0)
+		return -FI_EINVAL;
+	pthread_mutex_lock(&eq->lock);
+	ev = TAILQ_FIRST(&eq->events);
+	if (!TAILQ_EMPTY(&eq->errors)) {
+		ret = -FI_EAVAIL;
+	} else if (ev == NULL) {
+		/* After the last valid event an overrun EQ reports its error. */
+		ret = eq->overrun ? -FI_EAVAIL : -FI_EAGAIN;
+	} else if (len < ev->len) {
+		ret = -FI_ETOOSMALL;
+	} else {
+		memcpy(buf, ev->data, ev->len);
+		if (event != NULL)
+			*event = ev->event;
+		ret = (ssize_t)ev->len;
+		if ((flags & FI_PEEK) == 0)
+			eq_dequeue(eq, ev, false);
+	}
+	pthread_mutex_unlock(&eq->lock);
+	return ret;
+}
+
+static ssize_t
+eq_readerr(struct fid_eq *eq_fid, struct fi_eq_err_entry *buf, uint64_t flags)
+{
+	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
+	uint32_t version = eq->fabric->fabric_fid.api_version;
+	struct fi_eq_err_entry entry;
+	struct dfi_eq_event *ev;
+	size_t n;
+
+	if ((flags & ~FI_PEEK) != 0)
+		return -FI_EBADFLAGS;
+	if (buf == NULL)
+		return -FI_EINVAL;
+	pthread_mutex_lock(&eq->lock);
+	ev = TAILQ_FIRST(&eq->errors);
+	if (ev != NULL) {
+		entry = ev->err;
+	} else if (eq->overrun) {
+		memset(&entry, 0, sizeof(entry));
+		entry.fid = &eq->eq_fid.fid;
+		entry.err = FI_EOVERRUN;
+	} else {
+		pthread_mutex_unlock(&eq->lock);
+		return -FI_EAGAIN;
+	}
+	/* No provider error data: an application buffer is left empty. */
+	entry.err_data = buf->err_data_size != 0 ? buf->err_data : NULL;
+	entry.err_data_size = 0;
+	/* Before 1.5 the entry ended with err_data. */
+	n = version != 0 && version < FI_VERSION(1, 5) ?
+	    offsetof(struct fi_eq_err_entry, err_data_size) : sizeof(entry);
+	memcpy(buf, &entry, n);
+	if (ev != NULL && (flags & FI_PEEK) == 0)
+		eq_dequeue(eq, ev, true);
+	pthread_mutex_unlock(&eq->lock);
+	return (ssize_t)sizeof(entry);
+}
+
+static ssize_t
+eq_write(struct fid_eq *eq_fid, uint32_t event, const void *buf, size_t len, uint64_t flags)
+{
+	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
+	ssize_t ret;
+
+	if ((eq->flags & FI_WRITE) == 0) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_write on an EQ opened without FI_WRITE");
+		return -FI_EINVAL;
+	}
+	if (flags != 0)
+		return -FI_EBADFLAGS;
+	if (buf == NULL || len == 0 || len > EQ_MAX_ENTRY_LEN)
+		return -FI_EINVAL;
+	pthread_mutex_lock(&eq->lock);
+	if (eq->overrun)
+		ret = -FI_EOVERRUN;
+	else if (eq->count >= eq->size)
+		ret = -FI_EAGAIN;
+	else
+		ret = eq_enqueue(eq, event, buf, len, NULL);
+	pthread_mutex_unlock(&eq->lock);
+	return ret == 0 ? (ssize_t)len : ret;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static ssize_t
+eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int timeout,
+	 uint64_t flags)
+{
+	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
+	int64_t deadline = timeout >= 0 ? now_ms() + timeout : INT64_MAX;
+	struct pollfd pfd = { .fd = eq->fd, .events = POLLIN };
+	int64_t left;
+	ssize_t ret;
+
+	if (eq->wait_obj == FI_WAIT_NONE) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_sread on an EQ without wait object");
+		return -FI_EINVAL;
+	}
+	for (;;) {
+		/* Control operations complete when they are posted: nothing
+		 * to progress here. */
+		ret = eq_read(eq_fid, event, buf, len, flags);
+		if (ret != -FI_EAGAIN)
+			return ret;
+		left = deadline - now_ms();
+		if (left <= 0)
+			return -FI_EAGAIN;
+		if (eq->fd < 0) {
+			sched_yield();
+			continue;
+		}
+		if (poll(&pfd, 1, timeout >= 0 ? (int)RTE_MIN(left, INT32_MAX) : -1) < 0 &&
+		    errno == EINTR)
+			return -FI_EAGAIN;	/* signaled, as fi_eq(3) allows */
+	}
+}
+
+static const char *
+eq_strerror(struct fid_eq *eq_fid __rte_unused, int prov_errno,
+	    const void *err_data __rte_unused, char *buf, size_t len)
+{
+	const char *s = fi_strerror(prov_errno);
+
+	if (buf != NULL && len > 0) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	return s;
+}
+
+static int
+eq_control(struct fid *fid, int command, void *arg)
+{
+	struct dfi_eq *eq = container_of(fid, struct dfi_eq, eq_fid.fid);
+
+	if (arg == NULL)
+		return -FI_EINVAL;
+	switch (command) {
+	case FI_GETWAIT:
+		if (eq->fd < 0)
+			return -FI_ENODATA;
+		*(int *)arg = eq->fd;
+		return 0;
+	case FI_GETWAITOBJ:
+		*(enum fi_wait_obj *)arg = eq->wait_obj == FI_WAIT_UNSPEC ? FI_WAIT_FD :
+					   eq->wait_obj;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+static int
+eq_close(struct fid *fid)
+{
+	struct dfi_eq *eq = container_of(fid, struct dfi_eq, eq_fid.fid);
+	struct dfi_eq_event *ev;
+
+	if (DFI_REF_READ(&eq->refs) != 0) {
+		DFI_WARN(FI_LOG_EQ, "event queue still bound to %u objects",
+			 DFI_REF_READ(&eq->refs));
+		return -FI_EBUSY;
+	}
+	while ((ev = TAILQ_FIRST(&eq->events)) != NULL) {
+		TAILQ_REMOVE(&eq->events, ev, link);
+		free(ev);
+	}
+	while ((ev = TAILQ_FIRST(&eq->errors)) != NULL) {
+		TAILQ_REMOVE(&eq->errors, ev, link);
+		free(ev);
+	}
+	if (eq->fd >= 0)
+		close(eq->fd);
+	pthread_mutex_destroy(&eq->lock);
+	dfi_fabric_release(eq->fabric);
+	free(eq);
+	return 0;
+}
+
+int
+dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_eq **eq_fid,
+	    void *context)
+{
+	struct dfi_fabric *fabric = dfi_fabric_from_fid(fabric_fid);
+	struct dfi_eq *eq;
+
+	if (fabric == NULL || attr == NULL || eq_fid == NULL)
+		return -FI_EINVAL;
+	if ((attr->flags & ~(FI_WRITE | FI_AFFINITY)) != 0)
+		return -FI_EBADFLAGS;
+	switch (attr->wait_obj) {
+	case FI_WAIT_NONE:
+	case FI_WAIT_UNSPEC:
+	case FI_WAIT_FD:
+	case FI_WAIT_YIELD:
+		break;
+	default:
+		DFI_WARN(FI_LOG_EQ, "EQ wait object %d not offered (NONE, UNSPEC, FD, YIELD)",
+			 attr->wait_obj);
+		return -FI_ENOSYS;
+	}
+
+	eq = calloc(1, sizeof(*eq));
+	if (eq == NULL)
+		return -FI_ENOMEM;
+	eq->fd = -1;
+	if (attr->wait_obj == FI_WAIT_FD || attr->wait_obj == FI_WAIT_UNSPEC) {
+		eq->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (eq->fd < 0) {
+			free(eq);
+			return -errno;
+		}
+	}
+	pthread_mutex_init(&eq->lock, NULL);
+	TAILQ_INIT(&eq->events);
+	TAILQ_INIT(&eq->errors);
+	eq->size = attr->size != 0 ? attr->size : EQ_DEFAULT_SIZE;
+	eq->flags = attr->flags;
+	eq->wait_obj = attr->wait_obj;
+	eq->fabric = fabric;
+	DFI_REF_INIT(&eq->refs);
+	eq->eq_fid.fid.fclass = FI_CLASS_EQ;
+	eq->eq_fid.fid.context = context;
+	eq->eq_fid.fid.ops = &dfi_eq_fi_ops;
+	eq->eq_fid.ops = &dfi_eq_ops;
+	dfi_fabric_hold(fabric);
+	*eq_fid = &eq->eq_fid;
+	return 0;
+}
