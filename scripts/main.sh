@@ -3,8 +3,9 @@
 # Copyright(c) 2026 The fi-dpdk authors
 #
 # Installs the dependencies, builds, and runs the main job: Debian's fi_info
-# lists two virtual DPDK ports as libfabric domains, then fi_info_tool shows
-# them with their DPDK facts.
+# lists two virtual DPDK ports as libfabric domains, then app/pingpong runs
+# between two processes joined by memif and prints its latency table, the
+# raw-frame floor first, measured in the same run.
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -23,5 +24,5 @@ echo "== progress and nic of each domain (fi_info -p dpdk -v)"
 FI_DPDK_EAL_ARGS="$eal" fi_info -p dpdk -v |
 	grep -E '^    fi_domain_attr:|^        name: net|_progress:|^    nic:|driver:|state:|speed:|address: [0-9A-F]'
 echo
-echo "== fi_info_tool $eal -- -t FI_EP_RDM"
-"$top/build/app/fi_info_tool/fi_info_tool" $eal -- -t FI_EP_RDM
+echo "== pingpong between two processes over memif: raw frames, then FI_EP_DGRAM"
+"$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400 -I 100000 dgram

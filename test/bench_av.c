@@ -28,18 +28,8 @@
 #include <rdma/fi_domain.h>
 
 #include "av.h"
+#include "bench.h"
 #include "prov.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fprintf(stderr, "\n"); \
-	} \
-} while (0)
 
 static double
 now_ns(void)

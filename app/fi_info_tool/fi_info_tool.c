@@ -25,8 +25,8 @@
 #include <rte_ethdev.h>
 
 #include "dfi_config.h"
+#include "provider_path.h"
 
-#define PROV_LIB	"libdpdk-fi.so"
 
 struct name_value {
 	const char *name;
@@ -81,34 +81,6 @@ parse_caps(char *list, uint64_t *caps)
 		*caps |= v;
 	}
 	return 0;
-}
-
-/* libfabric finds the provider through FI_PROVIDER_PATH; point it at ours. */
-static void
-set_provider_path(void)
-{
-	char exe[2048], dir[2100], lib[2200];
-	char *slash;
-	ssize_t n;
-
-	if (getenv("FI_PROVIDER_PATH") != NULL)
-		return;
-	/* Build tree: app/fi_info_tool/fi_info_tool next to ../../libdpdk-fi.so */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash != NULL) {
-			*slash = '\0';
-			snprintf(dir, sizeof(dir), "%s/../..", exe);
-			snprintf(lib, sizeof(lib), "%s/" PROV_LIB, dir);
-			if (access(lib, R_OK) == 0) {
-				setenv("FI_PROVIDER_PATH", dir, 1);
-				return;
-			}
-		}
-	}
-	setenv("FI_PROVIDER_PATH", DFI_INSTALL_PROVIDER_DIR, 1);
 }
 
 static const char *
@@ -257,7 +229,7 @@ main(int argc, char **argv)
 	uint64_t flags = 0, v;
 	int ret, op;
 
-	set_provider_path();
+	app_provider_path();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "fi_info_tool: rte_eal_init: %s\n", rte_strerror(rte_errno));

@@ -22,6 +22,7 @@
 #include "dfi.h"
 #include "net_log.h"
 #include "port.h"
+#include "queue.h"
 
 RTE_LOG_REGISTER_DEFAULT(dfi_net_logtype, NOTICE);
 
@@ -30,17 +31,12 @@ RTE_LOG_REGISTER_DEFAULT(dfi_net_logtype, NOTICE);
 
 struct ipv4_assign {
 	uint32_t addr;		/* network order; 0 when unassigned */
+	uint32_t gateway;	/* network order; 0 when none */
 	uint8_t prefix_len;
 };
 
 static pthread_mutex_t ports_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dfi_port *ports[RTE_MAX_ETHPORTS];
-
-static uint32_t
-prefix_mask(uint8_t prefix_len)
-{
-	return prefix_len == 0 ? 0 : htonl(~0u << (32 - prefix_len));
-}
 
 static int
 port_id_by_token(const char *tok, uint16_t *port_id)
@@ -59,12 +55,12 @@ port_id_by_token(const char *tok, uint16_t *port_id)
 	return -FI_ENODEV;
 }
 
-/* FI_DPDK_IPV4: "<port>=<a.b.c.d>[/<prefix>][,...]". */
+/* FI_DPDK_IPV4: "<port>=<a.b.c.d>[/<prefix>][@<gateway>][,...]". */
 static int
 ipv4_param_parse(const char *param, struct ipv4_assign *assign)
 {
-	char buf[1024], *save = NULL, *entry, *eq, *slash, *end;
-	struct in_addr in;
+	char buf[1024], *save = NULL, *entry, *eq, *slash, *at, *end;
+	struct in_addr in, gw;
 	unsigned long prefix;
 	uint16_t port_id;
 
@@ -88,6 +84,16 @@ ipv4_param_parse(const char *param, struct ipv4_assign *assign)
 			NET_LOG(ERR, "FI_DPDK_IPV4 names '%s', which is no DPDK port", entry);
 			return -FI_EINVAL;
 		}
+		gw.s_addr = 0;
+		at = strchr(eq + 1, '@');
+		if (at != NULL) {
+			*at = '\0';
+			if (inet_pton(AF_INET, at + 1, &gw) != 1 || gw.s_addr == 0) {
+				NET_LOG(ERR, "FI_DPDK_IPV4: bad gateway '%s' for %s", at + 1,
+					entry);
+				return -FI_EINVAL;
+			}
+		}
 		prefix = IPV4_DEFAULT_PREFIX;
 		slash = strchr(eq + 1, '/');
 		if (slash != NULL) {
@@ -103,7 +109,13 @@ ipv4_param_parse(const char *param, struct ipv4_assign *assign)
 			NET_LOG(ERR, "FI_DPDK_IPV4: bad address '%s' for %s", eq + 1, entry);
 			return -FI_EINVAL;
 		}
+		if (gw.s_addr != 0 && (gw.s_addr & dfi_prefix_mask((uint8_t)prefix)) !=
+				      (in.s_addr & dfi_prefix_mask((uint8_t)prefix))) {
+			NET_LOG(ERR, "FI_DPDK_IPV4: gateway of %s is not on its network", entry);
+			return -FI_EINVAL;
+		}
 		assign[port_id].addr = in.s_addr;
+		assign[port_id].gateway = gw.s_addr;
 		assign[port_id].prefix_len = (uint8_t)prefix;
 	}
 	return 0;
@@ -128,6 +140,26 @@ port_kernel_ipv4(const struct ifaddrs *ifas, const char *ifname, uint32_t *addr,
 		return true;
 	}
 	return false;
+}
+
+/* The default route's gateway on a kernel interface (/proc/net/route). */
+static uint32_t
+port_kernel_gateway(const char *ifname)
+{
+	char line[256], iface[IF_NAMESIZE + 1];
+	unsigned int dst, gw, flags;
+	uint32_t found = 0;
+	FILE *f = fopen("/proc/net/route", "r");
+
+	if (f == NULL)
+		return 0;
+	while (found == 0 && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%16s %x %x %x", iface, &dst, &gw, &flags) == 4 &&
+		    strcmp(iface, ifname) == 0 && dst == 0 && (flags & 0x2) != 0)
+			found = gw;	/* already in network byte order */
+	}
+	fclose(f);
+	return found;
 }
 
 static int
@@ -175,14 +207,17 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	if (info.if_index != 0 && if_indextoname(info.if_index, port->ifname) == NULL)
 		port->ifname[0] = '\0';
 
+	port->gateway = 0;
 	if (port->ifname[0] != '\0' &&
 	    port_kernel_ipv4(ifas, port->ifname, &port->ipv4, &port->prefix_len)) {
 		port->ip_origin = DFI_IP_KERNEL;
+		port->gateway = port_kernel_gateway(port->ifname);
 		if (assign[port->port_id].addr != 0)
 			NET_LOG(WARNING, "%s: FI_DPDK_IPV4 ignored, interface %s has an "
 				"address", port->name, port->ifname);
 	} else if (assign[port->port_id].addr != 0) {
 		port->ipv4 = assign[port->port_id].addr;
+		port->gateway = assign[port->port_id].gateway;
 		port->prefix_len = assign[port->port_id].prefix_len;
 		port->ip_origin = DFI_IP_PARAM;
 	} else {
@@ -191,7 +226,7 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 		port->prefix_len = 16;
 		port->ip_origin = DFI_IP_LINK_LOCAL;
 	}
-	net.s_addr = port->ipv4 & prefix_mask(port->prefix_len);
+	net.s_addr = port->ipv4 & dfi_prefix_mask(port->prefix_len);
 	inet_ntop(AF_INET, &net, addr_str, sizeof(addr_str));
 	snprintf(port->fabric_name, sizeof(port->fabric_name), "%s/%u", addr_str,
 		 port->prefix_len);
@@ -236,7 +271,10 @@ dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max)
 		if (port == NULL) {
 			/* Port entries live until the provider is unloaded. */
 			port = calloc(1, sizeof(*port));
-			if (port == NULL) {
+			if (port != NULL)
+				port->rt = dfi_queue_rt_alloc();
+			if (port == NULL || port->rt == NULL) {
+				free(port);
 				ret = -FI_ENOMEM;
 				goto out;
 			}
@@ -263,7 +301,7 @@ out:
 }
 
 struct dfi_port *
-dfi_port_acquire(const char *name)
+dfi_port_acquire(const char *name, bool lockfree)
 {
 	struct dfi_port *port = NULL;
 	uint16_t port_id;
@@ -273,34 +311,42 @@ dfi_port_acquire(const char *name)
 	    ports[port_id] != NULL && ports[port_id]->present) {
 		port = ports[port_id];
 		port->domain_refs++;
+		port->lockfree_domains += lockfree;
 	}
 	pthread_mutex_unlock(&ports_lock);
 	return port;
 }
 
 void
-dfi_port_release(struct dfi_port *port)
+dfi_port_release(struct dfi_port *port, bool lockfree)
 {
 	pthread_mutex_lock(&ports_lock);
 	port->domain_refs--;
+	port->lockfree_domains -= lockfree;
 	pthread_mutex_unlock(&ports_lock);
 }
 
 bool
-dfi_port_on_link(const struct dfi_port *port, uint32_t addr)
+dfi_port_single_lockfree(struct dfi_port *port)
 {
-	uint32_t mask = prefix_mask(port->prefix_len);
+	bool single;
 
-	return (addr & mask) == (port->ipv4 & mask);
+	pthread_mutex_lock(&ports_lock);
+	single = port->domain_refs == 1 && port->lockfree_domains == 1;
+	pthread_mutex_unlock(&ports_lock);
+	return single;
 }
 
 void
-dfi_ports_fini(void)
+dfi_ports_fini(bool own_eal)
 {
 	uint16_t i;
 
 	pthread_mutex_lock(&ports_lock);
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
+		if (ports[i] == NULL)
+			continue;
+		dfi_queue_fini(ports[i], own_eal);
 		free(ports[i]);
 		ports[i] = NULL;
 	}

@@ -12,6 +12,7 @@
 #define _DFI_PORT_H_
 
 #include <net/if.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,8 @@ enum dfi_ip_origin {
 	DFI_IP_LINK_LOCAL,	/* 169.254/16, derived from the MAC */
 };
 
+struct dfi_port_rt;
+
 struct dfi_port {
 	uint16_t port_id;
 	uint16_t mtu;		/* largest IPv4 packet the port carries */
@@ -34,12 +37,15 @@ struct dfi_port {
 	uint8_t ip_origin;	/* enum dfi_ip_origin */
 	int socket_id;		/* NUMA node for the port's memory, never -1 */
 	uint32_t ipv4;		/* network byte order */
+	uint32_t gateway;	/* network byte order, 0: none */
 	uint32_t domain_refs;	/* open domains; facts are frozen while > 0 */
+	uint32_t lockfree_domains;	/* of those, FI_THREAD_DOMAIN ones */
 	uint32_t present;	/* facts could be read at the last scan */
 	struct rte_ether_addr mac;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	char ifname[IF_NAMESIZE];	/* kernel interface, "" when none */
 	char fabric_name[DFI_FABRIC_NAME_LEN];	/* the IPv4 network */
+	struct dfi_port_rt *rt;	/* datapath, shared by the snapshots' pointer */
 };
 
 /**
@@ -63,13 +69,40 @@ int dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max);
  *
  * @return the port, or NULL when no scanned port has this name.
  */
-struct dfi_port *dfi_port_acquire(const char *name);
-void dfi_port_release(struct dfi_port *port);
+struct dfi_port *dfi_port_acquire(const char *name, bool lockfree);
+void dfi_port_release(struct dfi_port *port, bool lockfree);
+
+/** @return true when one domain, a lock-free (FI_THREAD_DOMAIN) one, uses the port. */
+bool dfi_port_single_lockfree(struct dfi_port *port);
+
+/** @return the netmask (network order) of a prefix length. */
+static inline uint32_t
+dfi_prefix_mask(uint8_t prefix_len)
+{
+	return prefix_len == 0 ? 0 : rte_cpu_to_be_32(~0u << (32 - prefix_len));
+}
 
 /** @return true when addr (network order) is inside the port's network. */
-bool dfi_port_on_link(const struct dfi_port *port, uint32_t addr);
+static inline bool
+dfi_port_on_link(const struct dfi_port *port, uint32_t addr)
+{
+	uint32_t mask = dfi_prefix_mask(port->prefix_len);
 
-/** Frees the port table; called from the provider cleanup. */
-void dfi_ports_fini(void);
+	return (addr & mask) == (port->ipv4 & mask);
+}
+
+/** @return the next hop towards dst: dst itself on link, else the gateway, or 0. */
+static inline uint32_t
+dfi_port_next_hop(const struct dfi_port *port, uint32_t dst)
+{
+	return dfi_port_on_link(port, dst) ? dst : port->gateway;
+}
+
+/**
+ * Frees the port table, called from the provider cleanup; with own_eal (the
+ * provider started the EAL) the ports are stopped and closed and their mbufs
+ * checked home first.
+ */
+void dfi_ports_fini(bool own_eal);
 
 #endif /* _DFI_PORT_H_ */

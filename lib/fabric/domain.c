@@ -12,11 +12,49 @@
 #include "dfi.h"
 #include "addr.h"
 #include "av.h"
+#include "cntr.h"
+#include "cq.h"
 #include "domain.h"
+#include "ep.h"
+#include "params.h"
+#include "queue.h"
 #include "eq.h"
 #include "getinfo.h"
 #include "info.h"
 #include "stubs.h"
+
+int
+dfi_encap_param(uint32_t addr_format, enum dfi_encap *encap)
+{
+	const char *s = dfi_param_str(DFI_PARAM_ENCAP);
+
+	if (s == NULL || strcmp(s, "udp") == 0) {
+		*encap = DFI_ENCAP_UDP;
+	} else if (strcmp(s, "eth") == 0) {
+		*encap = DFI_ENCAP_ETH;
+	} else {
+		DFI_WARN(FI_LOG_DOMAIN, "FI_DPDK_ENCAP='%s': udp or eth", s);
+		return -FI_EINVAL;
+	}
+	/* raw-Ethernet addresses have no IPv4 header to fill */
+	if (addr_format == FI_ADDR_DPDK)
+		*encap = DFI_ENCAP_ETH;
+	return 0;
+}
+
+/* The port set-up parameters, read when a domain opens. */
+static int
+domain_queue_params(void)
+{
+	long mbufs = dfi_param_int(DFI_PARAM_MBUFS, 16383, 1023, 1 << 24);
+	long steer = dfi_param_int(DFI_PARAM_STEER_QUEUES, 8, 0, 255);
+
+	if (mbufs < 0 || steer < 0)
+		return -FI_EINVAL;
+	dfi_queue_conf.nb_mbufs = (uint32_t)mbufs;
+	dfi_queue_conf.steer_queues = (uint16_t)steer;
+	return 0;
+}
 
 static int domain_close(struct fid *fid);
 static int domain_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
@@ -34,10 +72,10 @@ static struct fi_ops dfi_domain_fi_ops = {
 static struct fi_ops_domain dfi_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = dfi_av_open,
-	.cq_open = dfi_no_cq_open,
-	.endpoint = dfi_no_endpoint,
+	.cq_open = dfi_cq_open,
+	.endpoint = dfi_endpoint,
 	.scalable_ep = dfi_no_scalable_ep,
-	.cntr_open = dfi_no_cntr_open,
+	.cntr_open = dfi_cntr_open,
 	.poll_open = dfi_no_poll_open,
 	.stx_ctx = dfi_no_stx_ctx,
 	.srx_ctx = dfi_no_srx_ctx,
@@ -100,6 +138,7 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	const struct fi_domain_attr *attr;
 	struct dfi_domain *domain;
 	struct dfi_port *port;
+	enum dfi_encap encap;
 	uint32_t version;
 	int ret;
 
@@ -107,7 +146,7 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	    info->domain_attr->name == NULL || domain_fid == NULL)
 		return -FI_EINVAL;
 	attr = info->domain_attr;
-	port = dfi_port_acquire(attr->name);
+	port = dfi_port_acquire(attr->name, attr->threading == FI_THREAD_DOMAIN);
 	if (port == NULL) {
 		DFI_WARN(FI_LOG_DOMAIN, "no DPDK port is named '%s'", attr->name);
 		return -FI_ENODEV;
@@ -143,6 +182,14 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 		ret = -FI_EINVAL;
 		goto err_free;
 	}
+	ret = dfi_encap_param(domain->addr_format, &encap);
+	if (ret == 0)
+		ret = domain_queue_params();
+	if (ret != 0)
+		goto err_free;
+	domain->encap = (uint8_t)encap;
+	domain->locked = domain->threading != FI_THREAD_DOMAIN;
+	rte_spinlock_init(&domain->lock);
 	domain->caps = info->caps;
 	DFI_REF_INIT(&domain->refs);
 	dfi_fabric_attach_domain(fabric, domain);
@@ -152,7 +199,7 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 err_free:
 	free(domain);
 err_release:
-	dfi_port_release(port);
+	dfi_port_release(port, attr->threading == FI_THREAD_DOMAIN);
 	return ret;
 }
 
@@ -181,7 +228,7 @@ domain_close(struct fid *fid)
 	if (domain->eq != NULL)
 		dfi_eq_release(domain->eq);
 	dfi_fabric_detach_domain(domain->fabric, domain);
-	dfi_port_release(domain->port);
+	dfi_port_release(domain->port, domain->threading == FI_THREAD_DOMAIN);
 	free(domain);
 	return 0;
 }

@@ -16,13 +16,21 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 
+#include <rte_spinlock.h>
+
 #include "fabric.h"
 #include "port.h"
+#include "wire.h"
 
 struct dfi_eq;
 
 struct dfi_domain {
 	struct fid_domain domain_fid;
+	/* data path: serialises endpoints, CQs and counters unless the
+	 * application does (FI_THREAD_DOMAIN) */
+	rte_spinlock_t lock;
+	bool locked;
+	uint8_t encap;			/* enum dfi_encap of its endpoints */
 	struct dfi_fabric *fabric;
 	struct dfi_port *port;
 	uint32_t refs;			/* objects opened on the domain */
@@ -35,6 +43,28 @@ struct dfi_domain {
 	uint64_t eq_flags;
 	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
 };
+
+static inline void
+dfi_domain_lock(struct dfi_domain *domain)
+{
+	if (domain->locked)
+		rte_spinlock_lock(&domain->lock);
+}
+
+static inline void
+dfi_domain_unlock(struct dfi_domain *domain)
+{
+	if (domain->locked)
+		rte_spinlock_unlock(&domain->lock);
+}
+
+/**
+ * The encapsulation FI_DPDK_ENCAP asks for, eth whatever it says for
+ * FI_ADDR_DPDK addresses.
+ *
+ * @return 0, or -FI_EINVAL for an unknown value (logged).
+ */
+int dfi_encap_param(uint32_t addr_format, enum dfi_encap *encap);
 
 /** fi_domain() on one of our fabrics. */
 int dfi_domain_open(struct fid_fabric *fabric, struct fi_info *info, struct fid_domain **domain,

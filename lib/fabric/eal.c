@@ -286,7 +286,14 @@ dfi_eal_fini(void)
 {
 	pthread_mutex_lock(&eal_lock);
 	if (eal_state == EAL_OWNED) {
-		rte_eal_cleanup();
+		/*
+		 * No rte_eal_cleanup(): libfabric unloads providers as the process
+		 * exits, and DPDK 22.11's cleanup frees the heap under the EAL
+		 * interrupt thread, which keeps running: a memif peer's disconnect
+		 * handled there at that moment crashes the process. The ports are
+		 * closed by now; the default arguments leave no file behind, and
+		 * the kernel takes the memory back.
+		 */
 		rte_openlog_stream(NULL);
 		/* An EAL cannot be started twice in a process. */
 		__atomic_store_n(&eal_state, EAL_FAILED, __ATOMIC_RELEASE);

@@ -331,13 +331,7 @@ static const char *
 eq_strerror(struct fid_eq *eq_fid __rte_unused, int prov_errno,
 	    const void *err_data __rte_unused, char *buf, size_t len)
 {
-	const char *s = fi_strerror(prov_errno);
-
-	if (buf != NULL && len > 0) {
-		snprintf(buf, len, "%s", s);
-		return buf;
-	}
-	return s;
+	return dfi_strerror(prov_errno, buf, len);
 }
 
 static int

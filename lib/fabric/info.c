@@ -13,6 +13,7 @@
 #include "dfi.h"
 #include <rte_common.h>
 
+#include "domain.h"
 #include "info.h"
 
 #define DFI_QUEUE_SIZE		1024
@@ -61,6 +62,7 @@ template_domain(struct fi_domain_attr *d)
 struct fi_info *
 dfi_info_template(enum fi_ep_type type, const struct dfi_port *port)
 {
+	enum dfi_encap encap;
 	struct fi_info *info;
 	size_t dgram_max;
 
@@ -101,9 +103,11 @@ dfi_info_template(enum fi_ep_type type, const struct dfi_port *port)
 		info->rx_attr->total_buffered_recv = DFI_RDM_BUFFERED;
 		break;
 	case FI_EP_DGRAM:
-		dgram_max = port->mtu > DFI_DGRAM_OVERHEAD ? port->mtu - DFI_DGRAM_OVERHEAD : 0;
+		if (dfi_encap_param(FI_SOCKADDR_IN, &encap) != 0)
+			goto err_free;
+		dgram_max = dfi_wire_max_payload(port->mtu, encap);
 		info->caps = DFI_DGRAM_CAPS;
-		info->ep_attr->protocol = FI_PROTO_UDP;
+		info->ep_attr->protocol = encap == DFI_ENCAP_UDP ? FI_PROTO_UDP : DFI_PROTO_DGRAM_ETH;
 		info->ep_attr->protocol_version = DFI_PROTO_VERSION;
 		info->ep_attr->max_msg_size = dgram_max;
 		info->tx_attr->msg_order = FI_ORDER_NONE;

@@ -56,9 +56,8 @@
 #define DFI_RX_OP_FLAGS		(FI_COMPLETION | FI_MULTI_RECV | FI_MORE)
 #define DFI_DGRAM_RX_OP_FLAGS	(FI_COMPLETION | FI_MORE)
 
-/* Bytes an IPv4/UDP datagram spends before the payload: IPv4, UDP, provider
- * header (see doc/design.md). */
-#define DFI_DGRAM_OVERHEAD	(20 + 8 + 16)
+/* Datagrams in raw Ethernet frames. */
+#define DFI_PROTO_DGRAM_ETH	(FI_PROV_SPECIFIC | 2)
 
 /** Endpoint types offered, fastest first. */
 extern const enum fi_ep_type dfi_ep_types[];

@@ -28,9 +28,25 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 	[DFI_PARAM_IPV4] = {
 		"ipv4", FI_PARAM_STRING,
 		"IPv4 addresses of ports without a kernel interface, as a comma "
-		"separated list of <port name or id>=<a.b.c.d>[/<prefix>] "
+		"separated list of <port name or id>=<a.b.c.d>[/<prefix>][@<gateway>] "
 		"(prefix defaults to 24). Ports with neither get a 169.254/16 "
-		"link-local address derived from their MAC."
+		"link-local address derived from their MAC. An optional @<gateway> "
+		"(same network) is where off-link destinations go."
+	},
+	[DFI_PARAM_ENCAP] = {
+		"encap", FI_PARAM_STRING,
+		"Encapsulation of the domains opened from now on: udp (IPv4/UDP, "
+		"routable, the default) or eth (raw Ethernet, EtherType 0x88b5). "
+		"FI_ADDR_DPDK addresses always use eth."
+	},
+	[DFI_PARAM_MBUFS] = {
+		"mbufs", FI_PARAM_INT,
+		"mbufs in each port's pool (default 16383)."
+	},
+	[DFI_PARAM_STEER_QUEUES] = {
+		"steer_queues", FI_PARAM_INT,
+		"Queue pairs a port dedicates to endpoints when its PMD steers with "
+		"rte_flow (default 8, 0 disables); elsewhere endpoints share queue 0."
 	},
 };
 
@@ -52,6 +68,22 @@ dfi_param_str(enum dfi_param_id id)
 	if (fi_param_get_str(&dfi_prov, dfi_params[id].name, &value) != 0 ||
 	    value == NULL || value[0] == '\0')
 		return NULL;
+	return value;
+}
+
+long
+dfi_param_int(enum dfi_param_id id, long def, long min, long max)
+{
+	char env[64];
+	int value;
+
+	if (fi_param_get_int(&dfi_prov, dfi_params[id].name, &value) != 0)
+		return def;
+	if (value < min || value > max) {
+		DFI_WARN(FI_LOG_CORE, "%s=%d is outside [%ld, %ld]",
+			 dfi_param_env_name(id, env, sizeof(env)), value, min, max);
+		return -1;
+	}
 	return value;
 }
 

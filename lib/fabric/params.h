@@ -16,6 +16,9 @@
 enum dfi_param_id {
 	DFI_PARAM_EAL_ARGS,
 	DFI_PARAM_IPV4,
+	DFI_PARAM_ENCAP,
+	DFI_PARAM_MBUFS,
+	DFI_PARAM_STEER_QUEUES,
 	DFI_PARAM_COUNT
 };
 
@@ -27,6 +30,12 @@ void dfi_params_define(void);
  * The string belongs to the environment; do not free it.
  */
 const char *dfi_param_str(enum dfi_param_id id);
+
+/**
+ * @return the value of an integer parameter, def when unset; -1 (logged)
+ *   when it is not an integer in [min, max].
+ */
+long dfi_param_int(enum dfi_param_id id, long def, long min, long max);
 
 /** @return the environment variable name of a parameter (FI_DPDK_...). */
 const char *dfi_param_env_name(enum dfi_param_id id, char *buf, size_t len);

@@ -73,6 +73,6 @@ fi_prov_ini(void)
 static void
 dfi_cleanup(void)
 {
-	dfi_ports_fini();
+	dfi_ports_fini(dfi_eal_owned());
 	dfi_eal_fini();
 }

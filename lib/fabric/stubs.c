@@ -2,7 +2,9 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* -FI_ENOSYS answers for the operations the provider does not offer. */
+/* Shared ops slots: -FI_ENOSYS for what the provider does not offer, strerror. */
+
+#include <stdio.h>
 
 #include <rdma/fi_collective.h>
 
@@ -106,27 +108,6 @@ dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 }
 
 int
-dfi_no_cq_open(struct fid_domain *domain __rte_unused, struct fi_cq_attr *attr __rte_unused,
-	       struct fid_cq **cq __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_endpoint(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
-		struct fid_ep **ep __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_cntr_open(struct fid_domain *domain __rte_unused, struct fi_cntr_attr *attr __rte_unused,
-		 struct fid_cntr **cntr __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_endpoint2(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
 		 struct fid_ep **ep __rte_unused, uint64_t flags __rte_unused,
 		 void *context __rte_unused)
@@ -158,4 +139,16 @@ dfi_no_mr_regattr(struct fid *fid __rte_unused, const struct fi_mr_attr *attr __
 		  uint64_t flags __rte_unused, struct fid_mr **mr __rte_unused)
 {
 	return -FI_ENOSYS;
+}
+
+const char *
+dfi_strerror(int prov_errno, char *buf, size_t len)
+{
+	const char *s = fi_strerror(prov_errno);
+
+	if (buf != NULL && len > 0) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	return s;
 }

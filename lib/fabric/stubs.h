@@ -3,9 +3,10 @@
  */
 
 /*
- * Operations the provider does not offer. libfabric calls ops slots without
- * checking them, so every slot of every ops table points somewhere; these
- * answer -FI_ENOSYS.
+ * Ops slots several objects share: the operations the provider does not
+ * offer (libfabric calls ops slots without checking them, so every slot of
+ * every ops table points somewhere; these answer -FI_ENOSYS), and the
+ * strerror of the event and completion queues.
  */
 
 #ifndef _DFI_STUBS_H_
@@ -40,12 +41,6 @@ int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, en
 			struct fi_atomic_attr *attr, uint64_t flags);
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
-int dfi_no_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_cq **cq,
-		   void *context);
-int dfi_no_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
-		    void *context);
-int dfi_no_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr,
-		     struct fid_cntr **cntr, void *context);
 int dfi_no_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
 		     uint64_t flags, void *context);
 
@@ -57,5 +52,12 @@ int dfi_no_mr_regv(struct fid *fid, const struct iovec *iov, size_t count, uint6
 		   void *context);
 int dfi_no_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t flags,
 		      struct fid_mr **mr);
+
+/**
+ * The text of an error entry's prov_errno, which is a fabric errno here:
+ * copied into buf when one is given, as fi_cq_strerror(3) and fi_eq_strerror
+ * describe.
+ */
+const char *dfi_strerror(int prov_errno, char *buf, size_t len);
 
 #endif /* _DFI_STUBS_H_ */

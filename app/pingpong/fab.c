@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The provider's side of the pingpong: one endpoint per process, a CQ polled
+ * with fi_cq_read (manual progress), fi_inject below the inject size, and
+ * FI_THREAD_DOMAIN so that the provider takes no lock. Two receives are
+ * posted at all times, so that the next message always finds one while the
+ * last is handled. The server echoes what it receives, at the size it
+ * received.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+
+#include <rte_cycles.h>
+
+#include "ctrl.h"
+#include "pingpong.h"
+
+#define FAB_NAME_MAX	64
+/* A datagram may be lost: the client sends again after this. */
+#define DGRAM_RETRY_MS	200
+#define NB_RX		2
+/* Polls between looks at the clock. */
+#define CLOCK_POLLS	256
+
+struct fab {
+	struct fi_info *info;
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct fid_cq *cq;
+	struct fid_ep *ep;
+	fi_addr_t peer;
+	uint8_t *tx_buf;
+	uint8_t *rx_buf[NB_RX];
+	size_t buf_size;
+	uint64_t tx_pending;		/* sends whose completion is not read yet */
+	uint64_t retries;		/* datagrams sent again */
+	struct fi_context rx_ctx[NB_RX];
+	struct fi_context tx_ctx;
+	bool reliable;
+};
+
+static struct fab fab;
+
+#define FAB_CHECK(call) do { \
+	int _ret = (int)(call); \
+	if (_ret < 0) { \
+		fprintf(stderr, "pingpong: %s: %s\n", #call, fi_strerror(-_ret)); \
+		return -1; \
+	} \
+} while (0)
+
+static int
+fab_setup(const struct pp_opts *o, enum fi_ep_type type)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_NONE };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = 4 };
+	struct fi_info *hints = fi_allocinfo();
+	size_t max = 0;
+	unsigned int s;
+
+	if (hints == NULL)
+		return -1;
+	hints->ep_attr->type = type;
+	hints->caps = FI_MSG;
+	hints->mode = FI_CONTEXT;
+	hints->domain_attr->threading = FI_THREAD_DOMAIN;
+	hints->fabric_attr->prov_name = strdup("dpdk");
+	if (o->domain != NULL)
+		hints->domain_attr->name = strdup(o->domain);
+	FAB_CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &fab.info));
+	fi_freeinfo(hints);
+	fab.reliable = type == FI_EP_RDM;
+	for (s = 0; s < o->nb_sizes; s++)
+		max = RTE_MAX(max, o->sizes[s]);
+	fab.buf_size = RTE_MIN(max, fab.info->ep_attr->max_msg_size);
+	fab.tx_buf = calloc(1, fab.buf_size + 1);
+	fab.rx_buf[0] = calloc(1, fab.buf_size + 1);
+	fab.rx_buf[1] = calloc(1, fab.buf_size + 1);
+	if (fab.tx_buf == NULL || fab.rx_buf[0] == NULL || fab.rx_buf[1] == NULL)
+		return -1;
+	cq_attr.size = 1024;
+	FAB_CHECK(fi_fabric(fab.info->fabric_attr, &fab.fabric, NULL));
+	FAB_CHECK(fi_domain(fab.fabric, fab.info, &fab.domain, NULL));
+	FAB_CHECK(fi_av_open(fab.domain, &av_attr, &fab.av, NULL));
+	FAB_CHECK(fi_cq_open(fab.domain, &cq_attr, &fab.cq, NULL));
+	FAB_CHECK(fi_endpoint(fab.domain, fab.info, &fab.ep, NULL));
+	FAB_CHECK(fi_ep_bind(fab.ep, &fab.av->fid, 0));
+	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
+	FAB_CHECK(fi_enable(fab.ep));
+	return 0;
+}
+
+static int
+fab_dgram_setup(const struct pp_opts *o)
+{
+	return fab_setup(o, FI_EP_DGRAM);
+}
+
+static int
+fab_rdm_setup(const struct pp_opts *o)
+{
+	return fab_setup(o, FI_EP_RDM);
+}
+
+static int
+fab_post_rx(int slot)
+{
+	ssize_t ret;
+
+	do {
+		ret = fi_recv(fab.ep, fab.rx_buf[slot], fab.buf_size, NULL, FI_ADDR_UNSPEC,
+			      &fab.rx_ctx[slot]);
+		if (ret == -FI_EAGAIN)
+			fi_cq_read(fab.cq, NULL, 0);
+	} while (ret == -FI_EAGAIN);
+	return ret == 0 ? 0 : -1;
+}
+
+/* Sends size bytes of buf: any buffer below the inject size, else tx_buf. */
+static int
+fab_send(const uint8_t *buf, size_t size)
+{
+	ssize_t ret;
+
+	do {
+		if (size <= fab.info->tx_attr->inject_size) {
+			ret = fi_inject(fab.ep, buf, size, fab.peer);
+		} else {
+			ret = fi_send(fab.ep, fab.tx_buf, size, NULL, fab.peer, &fab.tx_ctx);
+			fab.tx_pending += ret == 0;
+		}
+		if (ret == -FI_EAGAIN)
+			fi_cq_read(fab.cq, NULL, 0);
+	} while (ret == -FI_EAGAIN);
+	if (ret != 0)
+		fprintf(stderr, "pingpong: send: %s\n", fi_strerror((int)-ret));
+	return ret == 0 ? 0 : -1;
+}
+
+/*
+ * Waits for the next receive completion (send completions are counted on
+ * the way). @return the received length with its receive's slot, -FI_EAGAIN
+ * after timeout cycles (0: none), or another negative error.
+ */
+static ssize_t
+fab_wait_rx(uint64_t timeout, int *slot)
+{
+	struct fi_cq_msg_entry e[8];
+	struct fi_cq_err_entry err;
+	uint64_t t0 = timeout != 0 ? rte_rdtsc() : 0;
+	ssize_t n, i, len = -FI_EAGAIN;
+	uint32_t polls = 0;
+
+	for (;;) {
+		n = fi_cq_read(fab.cq, e, 8);
+		if (n == -FI_EAVAIL) {
+			memset(&err, 0, sizeof(err));
+			fi_cq_readerr(fab.cq, &err, 0);
+			fprintf(stderr, "pingpong: completion error: %s\n", fi_strerror(err.err));
+			return -err.err;
+		}
+		for (i = 0; i < n; i++) {
+			if (e[i].flags & FI_RECV) {
+				len = (ssize_t)e[i].len;
+				*slot = e[i].op_context == &fab.rx_ctx[1];
+			} else {
+				fab.tx_pending--;
+			}
+		}
+		if (len >= 0)
+			return len;
+		if (timeout != 0 && ++polls % CLOCK_POLLS == 0 && rte_rdtsc() - t0 > timeout)
+			return -FI_EAGAIN;
+	}
+}
+
+static int
+fab_exchange(int ctrl)
+{
+	char name[FAB_NAME_MAX], peer[FAB_NAME_MAX];
+	size_t len = sizeof(name);
+	int n;
+
+	FAB_CHECK(fi_getname(&fab.ep->fid, name, &len));
+	if (pp_ctrl_send(ctrl, name, (uint32_t)len) != 0)
+		return -1;
+	n = pp_ctrl_recv(ctrl, peer, sizeof(peer));
+	if (n <= 0 || fi_av_insert(fab.av, peer, 1, &fab.peer, 0, NULL) != 1)
+		return -1;
+	return 0;
+}
+
+static int
+fab_serve(int ctrl)
+{
+	uint64_t poll_ctrl = rte_get_tsc_hz() / 100;
+	ssize_t len;
+	int slot = 0;
+
+	for (;;) {
+		len = fab_wait_rx(poll_ctrl, &slot);
+		if (len == -FI_EAGAIN) {
+			if (pp_ctrl_pending(ctrl))
+				return 0;	/* the client is done */
+			continue;
+		}
+		if (len < 0)
+			return -1;
+		if ((size_t)len > fab.info->tx_attr->inject_size)
+			memcpy(fab.tx_buf, fab.rx_buf[slot], (size_t)len);
+		if (fab_send(fab.rx_buf[slot], (size_t)len) != 0 || fab_post_rx(slot) != 0)
+			return -1;
+	}
+}
+
+/*
+ * One round trip; returns its cycles, or 0 on error. The reply is checked
+ * against seq when verify is set.
+ */
+static uint64_t
+fab_round_trip(size_t size, uint64_t retry, bool verify, uint32_t seq)
+{
+	uint64_t t0 = pp_stamp(), t1;
+	ssize_t len;
+	int slot = 0;
+
+	if (fab_send(fab.tx_buf, size) != 0)
+		return 0;
+	for (;;) {
+		len = fab_wait_rx(fab.reliable ? 0 : retry, &slot);
+		if (len >= 0)
+			break;
+		if (len != -FI_EAGAIN)
+			return 0;
+		/* a lost datagram: send it again */
+		fab.retries++;
+		if (fab_send(fab.tx_buf, size) != 0)
+			return 0;
+	}
+	t1 = pp_stamp();
+	if ((size_t)len != size || (verify && !pp_check(fab.rx_buf[slot], size, seq)) ||
+	    fab_post_rx(slot) != 0)
+		return 0;
+	return t1 - t0;
+}
+
+static int
+fab_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
+{
+	uint64_t hz = rte_get_tsc_hz(), retry = hz * DGRAM_RETRY_MS / 1000, t0, *rtt = NULL;
+	const char *mode = fab.reliable ? "rdm" : "dgram";
+	uint32_t i, iters;
+	unsigned int s, n = 0;
+	size_t size;
+	int ret = 0;
+
+	/* both ports started: the link comes up (a memif client connects) */
+	if (fab_exchange(ctrl) != 0 || fab_post_rx(0) != 0 || fab_post_rx(1) != 0 ||
+	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0 ||
+	    pp_ctrl_sync(ctrl) != 0)
+		return -1;
+	if (o->server)
+		return fab_serve(ctrl);
+	for (s = 0; s < o->nb_sizes && ret == 0; s++) {
+		size = o->sizes[s];
+		if (size > fab.info->ep_attr->max_msg_size)
+			continue;
+		iters = pp_iters(o, size);
+		free(rtt);
+		rtt = malloc(sizeof(*rtt) * iters);
+		if (rtt == NULL)
+			return -1;
+		for (i = 0; i < o->warmup && ret == 0; i++)
+			ret = fab_round_trip(size, retry, false, 0) != 0 ? 0 : -1;
+		t0 = rte_rdtsc();
+		for (i = 0; i < iters && ret == 0; i++) {
+			if (o->verify)
+				pp_fill(fab.tx_buf, size, i);
+			rtt[i] = fab_round_trip(size, retry, o->verify, i);
+			if (rtt[i] == 0)
+				ret = -1;
+		}
+		if (ret == 0) {
+			res[n].mode = mode;
+			res[n].size = size;
+			pp_stats_compute(&res[n], rtt, iters, rte_rdtsc() - t0, hz);
+			n++;
+		}
+	}
+	free(rtt);
+	if (fab.retries != 0)
+		fprintf(stderr, "pingpong: %" PRIu64 " datagrams sent again\n", fab.retries);
+	pp_ctrl_send(ctrl, "d", 1);
+	return ret == 0 ? (int)n : -1;
+}
+
+static void
+fab_teardown(void)
+{
+	if (fab.ep != NULL)
+		fi_close(&fab.ep->fid);
+	if (fab.cq != NULL)
+		fi_close(&fab.cq->fid);
+	if (fab.av != NULL)
+		fi_close(&fab.av->fid);
+	if (fab.domain != NULL)
+		fi_close(&fab.domain->fid);
+	if (fab.fabric != NULL)
+		fi_close(&fab.fabric->fid);
+	fi_freeinfo(fab.info);
+	free(fab.tx_buf);
+	free(fab.rx_buf[0]);
+	free(fab.rx_buf[1]);
+	memset(&fab, 0, sizeof(fab));
+}
+
+const struct pp_mode_ops pp_fab_dgram_ops = {
+	.name = "dgram",
+	.setup = fab_dgram_setup,
+	.run = fab_run,
+	.teardown = fab_teardown,
+};
+
+const struct pp_mode_ops pp_fab_rdm_ops = {
+	.name = "rdm",
+	.setup = fab_rdm_setup,
+	.run = fab_run,
+	.teardown = fab_teardown,
+};

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* The pingpong benchmark's options and modes. */
+
+#ifndef _PP_PINGPONG_H_
+#define _PP_PINGPONG_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_cycles.h>
+
+#include "stats.h"
+
+#define PP_MAX_SIZES	32
+
+enum pp_mode {
+	PP_RAW,		/* bare Ethernet frames, no provider: the floor */
+	PP_DGRAM,
+	PP_RDM,
+};
+
+struct pp_opts {
+	bool server;
+	const char *host;		/* the server's control address (client) */
+	uint16_t ctrl_port;
+	enum pp_mode mode;
+	size_t sizes[PP_MAX_SIZES];
+	unsigned int nb_sizes;
+	uint32_t iters;			/* 0: a default per size */
+	uint32_t warmup;
+	int timeout_s;
+	bool json;
+	bool verify;
+	const char *domain;		/* DPDK port name */
+};
+
+/* A mode: set up (before the control connection), run, tear down. */
+struct pp_mode_ops {
+	const char *name;
+	int (*setup)(const struct pp_opts *o);
+	/* Runs the sizes; the client fills results. @return results or -1. */
+	int (*run)(const struct pp_opts *o, int ctrl, struct pp_result *res);
+	void (*teardown)(void);
+};
+
+extern const struct pp_mode_ops pp_raw_ops;
+extern const struct pp_mode_ops pp_fab_dgram_ops;
+extern const struct pp_mode_ops pp_fab_rdm_ops;
+
+/** Iterations for a size when -I is not given. */
+uint32_t pp_iters(const struct pp_opts *o, size_t size);
+
+/** Fills buf with a pattern of the iteration, and checks one. */
+/*
+ * The clock at the ends of a round trip. Serialised: a round trip ends once
+ * the reply's bytes are really in hand. A plain rdtsc is read out of order,
+ * before the loads of a short path complete (a bare echo's), but not past the
+ * hundreds of instructions of a longer one, which would favour the short one
+ * by the time the reply's cache lines take to cross between cores.
+ */
+static inline uint64_t
+pp_stamp(void)
+{
+	return rte_rdtsc_precise();
+}
+
+void pp_fill(uint8_t *buf, size_t len, uint32_t iter);
+bool pp_check(const uint8_t *buf, size_t len, uint32_t iter);
+
+/** Waits for the link of the DPDK port named name. @return 0, or -1 on timeout. */
+int pp_wait_link(const char *name, int timeout_s);
+
+#endif /* _PP_PINGPONG_H_ */

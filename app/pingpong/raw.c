@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The floor: bare Ethernet frames through the same DPDK port, with no
+ * provider. The client copies the payload into a fresh mbuf and sends it;
+ * the server swaps the MAC addresses and sends the frame back; the client
+ * copies the payload out. What the provider adds to this is its cost.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "ctrl.h"
+#include "pingpong.h"
+
+#define RAW_ETHER_TYPE	0x88b6	/* local experimental, not the provider's */
+#define RAW_BURST	32
+#define RAW_TIMEOUT_MS	1000
+
+static uint16_t raw_port;
+static struct rte_mempool *raw_pool;
+static struct rte_ether_addr raw_mac;
+
+static int
+raw_setup(const struct pp_opts *o)
+{
+	struct rte_eth_conf conf;
+	uint16_t nb_rxd = 1024, nb_txd = 1024;
+	int ret;
+
+	if (o->domain != NULL) {
+		if (rte_eth_dev_get_port_by_name(o->domain, &raw_port) != 0)
+			return -1;
+	} else if (rte_eth_dev_count_avail() == 0) {
+		fprintf(stderr, "pingpong: no DPDK port\n");
+		return -1;
+	} else {
+		raw_port = (uint16_t)rte_eth_find_next(0);
+	}
+	raw_pool = rte_pktmbuf_pool_create("pp_raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					   SOCKET_ID_ANY);
+	if (raw_pool == NULL)
+		return -1;
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(raw_port, 1, 1, &conf);
+	ret = ret ? ret : rte_eth_dev_adjust_nb_rx_tx_desc(raw_port, &nb_rxd, &nb_txd);
+	ret = ret ? ret : rte_eth_rx_queue_setup(raw_port, 0, nb_rxd, SOCKET_ID_ANY, NULL,
+						 raw_pool);
+	ret = ret ? ret : rte_eth_tx_queue_setup(raw_port, 0, nb_txd, SOCKET_ID_ANY, NULL);
+	ret = ret ? ret : rte_eth_dev_start(raw_port);
+	ret = ret ? ret : rte_eth_macaddr_get(raw_port, &raw_mac);
+	if (ret != 0) {
+		fprintf(stderr, "pingpong: raw port setup: %s\n", rte_strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+is_ours(struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+
+	return rte_pktmbuf_data_len(m) >= sizeof(*eth) &&
+	       eth->ether_type == rte_cpu_to_be_16(RAW_ETHER_TYPE);
+}
+
+static int
+raw_serve(int ctrl)
+{
+	struct rte_mbuf *pkts[RAW_BURST], *back[RAW_BURST];
+	struct rte_ether_hdr *eth;
+	uint16_t n, i, nb_back, sent;
+	uint32_t polls = 0;
+
+	for (;;) {
+		n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+		for (i = 0, nb_back = 0; i < n; i++) {
+			if (!is_ours(pkts[i])) {
+				rte_pktmbuf_free(pkts[i]);
+				continue;
+			}
+			eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
+			rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
+			rte_ether_addr_copy(&raw_mac, &eth->src_addr);
+			back[nb_back++] = pkts[i];
+		}
+		for (sent = 0; sent < nb_back;)
+			sent = (uint16_t)(sent + rte_eth_tx_burst(raw_port, 0, back + sent,
+								   nb_back - sent));
+		if (n == 0 && ++polls % 4096 == 0 && pp_ctrl_pending(ctrl))
+			return 0;	/* the client is done */
+	}
+}
+
+/* One round trip of size bytes; returns its cycles, 0 when it timed out. */
+static uint64_t
+raw_round_trip(const struct rte_ether_addr *peer, const uint8_t *out, uint8_t *in,
+	       size_t size, uint64_t timeout)
+{
+	struct rte_mbuf *m, *pkts[RAW_BURST];
+	struct rte_ether_hdr *eth;
+	uint64_t t0 = pp_stamp(), t1;
+	uint16_t n, i;
+	bool got = false;
+
+	m = rte_pktmbuf_alloc(raw_pool);
+	if (m == NULL)
+		return 0;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, (uint16_t)RTE_MAX(
+		sizeof(*eth) + size, (size_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN));
+	rte_ether_addr_copy(peer, &eth->dst_addr);
+	rte_ether_addr_copy(&raw_mac, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RAW_ETHER_TYPE);
+	memcpy(eth + 1, out, size);
+	while (rte_eth_tx_burst(raw_port, 0, &m, 1) == 0)
+		;
+	while (!got) {
+		n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+		for (i = 0; i < n; i++) {
+			if (!got && is_ours(pkts[i])) {
+				memcpy(in, rte_pktmbuf_mtod_offset(pkts[i], uint8_t *, sizeof(*eth)),
+				       size);
+				got = true;
+			}
+			rte_pktmbuf_free(pkts[i]);
+		}
+		if (!got && rte_rdtsc() - t0 > timeout)
+			return 0;
+	}
+	t1 = pp_stamp();
+	return t1 - t0;
+}
+
+static int
+raw_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_ether_addr peer;
+	uint64_t hz = rte_get_tsc_hz(), timeout = hz * RAW_TIMEOUT_MS / 1000;
+	uint64_t *rtt, t0;
+	uint8_t *out, *in;
+	uint32_t i, iters;
+	unsigned int s, n = 0;
+	int ret = 0;
+
+	/* swap MACs over the control channel: no broadcast, no learning */
+	rte_eth_dev_get_name_by_port(raw_port, name);
+	if (pp_wait_link(name, o->timeout_s) != 0 ||
+	    pp_ctrl_send(ctrl, &raw_mac, sizeof(raw_mac)) != 0 ||
+	    pp_ctrl_recv(ctrl, &peer, sizeof(peer)) != sizeof(peer) || pp_ctrl_sync(ctrl) != 0)
+		return -1;
+	if (o->server)
+		return raw_serve(ctrl);
+	out = malloc(RTE_ETHER_MAX_LEN);
+	in = malloc(RTE_ETHER_MAX_LEN);
+	rtt = malloc(sizeof(*rtt) * (pp_iters(o, 1) + 1));
+	for (s = 0; s < o->nb_sizes && ret == 0; s++) {
+		if (o->sizes[s] > RTE_ETHER_MTU)
+			continue;	/* one frame per message */
+		iters = pp_iters(o, o->sizes[s]);
+		rtt = realloc(rtt, sizeof(*rtt) * iters);
+		pp_fill(out, o->sizes[s], 0);
+		for (i = 0; i < o->warmup; i++)
+			raw_round_trip(&peer, out, in, o->sizes[s], timeout);
+		t0 = rte_rdtsc();
+		for (i = 0; i < iters && ret == 0; i++) {
+			rtt[i] = raw_round_trip(&peer, out, in, o->sizes[s], timeout);
+			if (rtt[i] == 0 || (o->verify && !pp_check(in, o->sizes[s], 0))) {
+				fprintf(stderr, "pingpong: raw frame %s\n", rtt[i] == 0 ?
+					"lost" : "corrupted");
+				ret = -1;
+			}
+		}
+		if (ret == 0) {
+			res[n].mode = "raw";
+			res[n].size = o->sizes[s];
+			pp_stats_compute(&res[n], rtt, iters, rte_rdtsc() - t0, hz);
+			n++;
+		}
+	}
+	free(out);
+	free(in);
+	free(rtt);
+	pp_ctrl_send(ctrl, "d", 1);	/* the server stops */
+	return ret == 0 ? (int)n : -1;
+}
+
+static void
+raw_teardown(void)
+{
+	if (raw_pool == NULL)
+		return;
+	rte_eth_dev_stop(raw_port);
+	rte_eth_dev_close(raw_port);
+	rte_mempool_free(raw_pool);
+	raw_pool = NULL;
+}
+
+const struct pp_mode_ops pp_raw_ops = {
+	.name = "raw",
+	.setup = raw_setup,
+	.run = raw_run,
+	.teardown = raw_teardown,
+};

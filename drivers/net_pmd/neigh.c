@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* ARP (RFC 826) for the port's IPv4 address, and the neighbour cache. */
+
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_cycles.h>
+#include <rte_hash_crc.h>
+
+#include "dfi.h"
+#include "net_log.h"
+#include "queue.h"
+#include "port.h"
+#include "rxtx.h"
+
+#define NEIGH_MASK	(DFI_NEIGH_SIZE - 1)
+
+static uint32_t
+slot_of(uint32_t ip)
+{
+	return rte_hash_crc_4byte(ip, 0) & NEIGH_MASK;
+}
+
+/* Lock-free: an entry's key is written once, before its MAC word. */
+static struct dfi_neigh_entry *
+neigh_find(struct dfi_neigh *n, uint32_t ip)
+{
+	uint32_t i, slot = slot_of(ip), key;
+
+	for (i = 0; i < DFI_NEIGH_SIZE; i++) {
+		key = __atomic_load_n(&n->table[(slot + i) & NEIGH_MASK].ip, __ATOMIC_ACQUIRE);
+		if (key == ip)
+			return &n->table[(slot + i) & NEIGH_MASK];
+		if (key == 0)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Lock held. */
+static struct dfi_neigh_entry *
+neigh_find_or_add(struct dfi_neigh *n, uint32_t ip)
+{
+	struct dfi_neigh_entry *e;
+	uint32_t i, slot = slot_of(ip);
+
+	for (i = 0; i < DFI_NEIGH_SIZE; i++) {
+		e = &n->table[(slot + i) & NEIGH_MASK];
+		if (e->ip == ip)
+			return e;
+		if (e->ip == 0) {
+			e->mac = 0;
+			e->req_tsc = 0;
+			__atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);
+			return e;
+		}
+	}
+	n->overflow++;
+	return NULL;
+}
+
+int
+dfi_neigh_lookup(const struct dfi_port *port, uint32_t ip, struct rte_ether_addr *mac)
+{
+	struct dfi_neigh_entry *e = neigh_find(&port->rt->neigh, ip);
+	uint64_t w;
+	int i;
+
+	if (e == NULL)
+		return -FI_EAGAIN;
+	w = __atomic_load_n(&e->mac, __ATOMIC_ACQUIRE);
+	if ((w & DFI_NEIGH_VALID) == 0)
+		return -FI_EAGAIN;
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)	/* dfi_neigh_mac_word() backwards */
+		mac->addr_bytes[i] = (uint8_t)(w >> (8 * i));
+	return 0;
+}
+
+static struct rte_mbuf *
+arp_frame(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, uint32_t tip)
+{
+	struct rte_ether_hdr *eth;
+	struct rte_arp_hdr *arp;
+	struct rte_mbuf *m;
+
+	m = rte_pktmbuf_alloc(port->rt->pool);
+	if (m == NULL)
+		return NULL;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eth) + sizeof(*arp));
+	arp = (struct rte_arp_hdr *)(eth + 1);
+	rte_ether_addr_copy(&port->mac, &eth->src_addr);
+	if (op == RTE_ARP_OP_REQUEST)
+		memset(&eth->dst_addr, 0xff, sizeof(eth->dst_addr));
+	else
+		rte_ether_addr_copy(tha, &eth->dst_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+	arp->arp_plen = sizeof(uint32_t);
+	arp->arp_opcode = rte_cpu_to_be_16(op);
+	rte_ether_addr_copy(&port->mac, &arp->arp_data.arp_sha);
+	arp->arp_data.arp_sip = port->ipv4;
+	if (op == RTE_ARP_OP_REQUEST)
+		memset(&arp->arp_data.arp_tha, 0, sizeof(arp->arp_data.arp_tha));
+	else
+		rte_ether_addr_copy(tha, &arp->arp_data.arp_tha);
+	arp->arp_data.arp_tip = tip;
+	return m;
+}
+
+static void
+arp_send(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, uint32_t tip)
+{
+	struct rte_mbuf *m = arp_frame(port, op, tha, tip);
+
+	if (m == NULL)
+		return;
+	port->rt->stats.arp_tx++;
+	dfi_wire_xmit_shared(port, &m, 1);
+}
+
+int
+dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t retry = rte_get_timer_hz() * DFI_NEIGH_RETRY_MS / 1000;
+	struct dfi_neigh_entry *e;
+	bool ask = false;
+
+	rte_spinlock_lock(&n->lock);
+	if (n->nb_pending == DFI_NEIGH_PENDING) {
+		rte_spinlock_unlock(&n->lock);
+		return -FI_EAGAIN;
+	}
+	n->pending[n->nb_pending].m = m;
+	n->pending[n->nb_pending].ip = ip;
+	n->pending[n->nb_pending].since_tsc = now;
+	n->nb_pending++;
+	e = neigh_find_or_add(n, ip);
+	if (e != NULL && now - e->req_tsc >= retry) {
+		e->req_tsc = now;
+		ask = true;
+	}
+	rte_spinlock_unlock(&n->lock);
+	if (ask)
+		arp_send(port, RTE_ARP_OP_REQUEST, NULL, ip);
+	return 0;
+}
+
+void
+dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
+		const struct rte_ether_addr *mac)
+{
+	struct rte_mbuf *ready[DFI_NEIGH_PENDING];
+	struct dfi_neigh_entry *e;
+	uint64_t w = dfi_neigh_mac_word(mac);
+	uint32_t i, nb_ready = 0;
+
+	e = neigh_find(n, ip);
+	if (e != NULL && __atomic_load_n(&e->mac, __ATOMIC_RELAXED) == w)
+		goto out;	/* the usual case: nothing new */
+	rte_spinlock_lock(&n->lock);
+	e = neigh_find_or_add(n, ip);
+	if (e != NULL) {
+		__atomic_store_n(&e->mac, w, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
+	}
+	for (i = 0; i < n->nb_pending;) {
+		if (n->pending[i].ip != ip) {
+			i++;
+			continue;
+		}
+		ready[nb_ready] = n->pending[i].m;
+		rte_ether_addr_copy(mac, &rte_pktmbuf_mtod(ready[nb_ready],
+							   struct rte_ether_hdr *)->dst_addr);
+		nb_ready++;
+		n->pending[i] = n->pending[--n->nb_pending];
+	}
+	rte_spinlock_unlock(&n->lock);
+	if (nb_ready > 0)
+		dfi_wire_xmit_shared(port, ready, (uint16_t)nb_ready);
+	if (e == NULL)
+		return;
+out:
+	n->last_ip = ip;
+	n->last_mac = w;
+}
+
+void
+dfi_neigh_input(struct dfi_port *port, struct rte_mbuf *m)
+{
+	struct rte_arp_hdr *arp;
+	struct rte_ether_addr sha;
+	uint32_t sip, tip;
+	uint16_t op;
+
+	port->rt->stats.arp_rx++;
+	if (rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr) + sizeof(*arp))
+		goto out;
+	arp = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *, sizeof(struct rte_ether_hdr));
+	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
+	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
+	    arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != sizeof(uint32_t))
+		goto out;
+	op = rte_be_to_cpu_16(arp->arp_opcode);
+	sip = arp->arp_data.arp_sip;
+	tip = arp->arp_data.arp_tip;
+	rte_ether_addr_copy(&arp->arp_data.arp_sha, &sha);
+	if (sip != 0 && rte_is_unicast_ether_addr(&sha) && dfi_port_on_link(port, sip))
+		dfi_neigh_learn(&port->rt->neigh, port, sip, &sha);
+	if (op == RTE_ARP_OP_REQUEST && tip == port->ipv4)
+		arp_send(port, RTE_ARP_OP_REPLY, &sha, sip);
+out:
+	rte_pktmbuf_free(m);
+}
+
+void
+dfi_neigh_tick(struct dfi_port *port, uint64_t now)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+	uint64_t hz = rte_get_timer_hz();
+	uint64_t retry = hz * DFI_NEIGH_RETRY_MS / 1000, give_up = hz * DFI_NEIGH_GIVE_UP_MS / 1000;
+	uint32_t ask[DFI_NEIGH_PENDING], i, j, nb_ask = 0;
+	struct dfi_neigh_entry *e;
+
+	if (__atomic_load_n(&n->nb_pending, __ATOMIC_RELAXED) == 0)
+		return;
+	rte_spinlock_lock(&n->lock);
+	for (i = 0; i < n->nb_pending;) {
+		if (now - n->pending[i].since_tsc >= give_up) {
+			rte_pktmbuf_free(n->pending[i].m);
+			n->given_up++;
+			n->pending[i] = n->pending[--n->nb_pending];
+			continue;
+		}
+		e = neigh_find(n, n->pending[i].ip);
+		if (e != NULL && now - e->req_tsc >= retry) {
+			e->req_tsc = now;
+			for (j = 0; j < nb_ask && ask[j] != e->ip; j++)
+				;
+			if (j == nb_ask)
+				ask[nb_ask++] = e->ip;
+		}
+		i++;
+	}
+	rte_spinlock_unlock(&n->lock);
+	for (i = 0; i < nb_ask; i++)
+		arp_send(port, RTE_ARP_OP_REQUEST, NULL, ask[i]);
+}
+
+void
+dfi_neigh_flush(struct dfi_port *port)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+	uint32_t i;
+
+	rte_spinlock_lock(&n->lock);
+	for (i = 0; i < n->nb_pending; i++)
+		rte_pktmbuf_free(n->pending[i].m);
+	n->nb_pending = 0;
+	memset(n->table, 0, sizeof(n->table));
+	n->last_ip = 0;
+	__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&n->lock);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * ARP and the neighbour cache of a port: the port answers ARP for its IPv4
+ * address, learns neighbours from ARP and from the packets it receives, and
+ * holds packets for a neighbour being resolved until its reply comes (or
+ * gives up after DFI_NEIGH_GIVE_UP_MS).
+ *
+ * The transmit path reads the cache without a lock: a MAC and its valid bit
+ * are one 64-bit word, and an entry's IPv4 key never changes once written.
+ */
+
+#ifndef _DFI_NEIGH_H_
+#define _DFI_NEIGH_H_
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#define DFI_NEIGH_SIZE		4096	/* power of 2 */
+#define DFI_NEIGH_PENDING	256
+#define DFI_NEIGH_RETRY_MS	100
+#define DFI_NEIGH_GIVE_UP_MS	3000
+
+struct dfi_port;
+
+struct dfi_neigh_entry {
+	uint32_t ip;			/* network byte order; 0: free */
+	uint64_t mac;			/* DFI_NEIGH_VALID | 48-bit MAC */
+	uint64_t req_tsc;		/* last ARP request for it */
+};
+
+struct dfi_neigh_pending {
+	struct rte_mbuf *m;
+	uint32_t ip;
+	uint64_t since_tsc;
+};
+
+struct dfi_neigh {
+	struct dfi_neigh_entry table[DFI_NEIGH_SIZE];
+	rte_spinlock_t lock;		/* table writers and the pending list */
+	struct dfi_neigh_pending pending[DFI_NEIGH_PENDING];
+	uint32_t nb_pending;
+	uint64_t given_up;		/* pending packets dropped unresolved */
+	uint64_t overflow;		/* cache full: neighbours not learned */
+	uint32_t gen;			/* bumped whenever an entry's MAC is written */
+	/* the neighbour learnt last, so that a stream from one peer skips the table
+	 * (written by whoever classifies: under the port's rx lock when locked) */
+	uint32_t last_ip;
+	uint64_t last_mac;
+};
+
+#define DFI_NEIGH_VALID		(1ULL << 63)
+
+/** A MAC as the cache stores it: one word, with its valid bit. */
+static inline uint64_t
+dfi_neigh_mac_word(const struct rte_ether_addr *mac)
+{
+	uint32_t lo;
+	uint16_t hi;
+
+	/* two loads, not a copy to the stack: that would stall store forwarding */
+	memcpy(&lo, mac->addr_bytes, sizeof(lo));
+	memcpy(&hi, mac->addr_bytes + sizeof(lo), sizeof(hi));
+	return lo | (uint64_t)hi << 32 | DFI_NEIGH_VALID;
+}
+
+/**
+ * Looks a neighbour up (lock-free).
+ *
+ * @return 0 with its MAC, or -FI_EAGAIN when it is not resolved yet.
+ */
+int dfi_neigh_lookup(const struct dfi_port *port, uint32_t ip, struct rte_ether_addr *mac);
+
+/**
+ * Holds a packet for a neighbour being resolved and asks for it, unless it
+ * was asked for less than DFI_NEIGH_RETRY_MS ago. The frame's destination
+ * MAC is written once the reply comes, and the packet sent.
+ *
+ * @return 0 (the packet is the cache's), or -FI_EAGAIN when too many wait.
+ */
+int dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m);
+
+/** Records a neighbour and sends what waited for it. */
+void dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
+		     const struct rte_ether_addr *mac);
+
+/** Notes the sender of a received packet: a neighbour needs no ARP to be answered. */
+static inline void
+dfi_neigh_note(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
+	       const struct rte_ether_addr *mac)
+{
+	if (likely(n->last_ip == ip && n->last_mac == dfi_neigh_mac_word(mac)))
+		return;
+	dfi_neigh_learn(n, port, ip, mac);
+}
+
+/** @return the generation of the cache: what was read from it before is stale
+ *  once it changes. */
+static inline uint32_t
+dfi_neigh_gen(const struct dfi_neigh *n)
+{
+	return __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
+}
+
+/** Handles a received ARP frame (answers requests for us, learns); frees m. */
+void dfi_neigh_input(struct dfi_port *port, struct rte_mbuf *m);
+
+/** Repeats requests for what still waits, and gives up on the oldest. */
+void dfi_neigh_tick(struct dfi_port *port, uint64_t now);
+
+/** Drops every waiting packet and forgets every neighbour (port stop). */
+void dfi_neigh_flush(struct dfi_port *port);
+
+#endif /* _DFI_NEIGH_H_ */

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* Port start and stop: queue pairs, the mbuf pool, offloads, link state. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dfi.h"
+#include "net_log.h"
+#include "queue.h"
+#include "rxtx.h"
+#include "steer.h"
+
+#define POOL_CACHE		256
+/* How often a polled port looks at its link and neighbour timers. */
+#define TICK_MS			10
+#define LINK_CHECK_MS		100
+
+struct dfi_queue_conf dfi_queue_conf = {
+	.nb_mbufs = 16383,
+	.nb_rx_desc = 1024,
+	.nb_tx_desc = 1024,
+	.steer_queues = 8,
+};
+
+struct dfi_port_rt *
+dfi_queue_rt_alloc(void)
+{
+	struct dfi_port_rt *rt = calloc(1, sizeof(*rt));
+
+	if (rt == NULL)
+		return NULL;
+	rte_spinlock_init(&rt->rx_lock);
+	rte_spinlock_init(&rt->tx_lock);
+	rte_spinlock_init(&rt->neigh.lock);
+	pthread_mutex_init(&rt->ctl, NULL);
+	rt->locked = 1;
+	return rt;
+}
+
+static int
+lsc_event(uint16_t port_id __rte_unused, enum rte_eth_event_type type __rte_unused,
+	  void *arg, void *ret_param __rte_unused)
+{
+	struct dfi_port_rt *rt = arg;
+
+	/* the EAL interrupt thread: the next poller reads the new state */
+	__atomic_store_n(&rt->lsc_event, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+pool_create(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t data_room;
+
+	if (rt->pool != NULL)
+		return 0;
+	/* one buffer per frame: headroom for every encapsulation, the MTU, L2 */
+	data_room = (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+				      (uint32_t)(RTE_PKTMBUF_HEADROOM + port->mtu +
+						 RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN));
+	snprintf(name, sizeof(name), "dfi_pool_%u", port->port_id);
+	rt->pool = rte_pktmbuf_pool_create(name, dfi_queue_conf.nb_mbufs, POOL_CACHE,
+					   RTE_ALIGN(sizeof(struct dfi_rx_meta),
+						     RTE_MBUF_PRIV_ALIGN),
+					   data_room, port->socket_id);
+	if (rt->pool == NULL) {
+		/* --no-huge memory sits on one node only */
+		NET_LOG(NOTICE, "%s: no pool on NUMA node %d (%s), using any node", port->name,
+			port->socket_id, rte_strerror(rte_errno));
+		rt->pool = rte_pktmbuf_pool_create(name, dfi_queue_conf.nb_mbufs, POOL_CACHE,
+						   RTE_ALIGN(sizeof(struct dfi_rx_meta),
+							     RTE_MBUF_PRIV_ALIGN),
+						   data_room, SOCKET_ID_ANY);
+	}
+	if (rt->pool == NULL) {
+		NET_LOG(ERR, "%s: cannot create a pool of %u mbufs: %s", port->name,
+			dfi_queue_conf.nb_mbufs, rte_strerror(rte_errno));
+		return -FI_ENOMEM;
+	}
+	return 0;
+}
+
+/* Checksum offloads the provider uses, when the PMD has them. */
+#define WANT_TX_OFFLOADS	(RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
+				 RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+#define WANT_RX_OFFLOADS	(RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM)
+
+static int
+port_configure(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	uint16_t nb_rxd = dfi_queue_conf.nb_rx_desc, nb_txd = dfi_queue_conf.nb_tx_desc, q;
+	int ret;
+
+	ret = rte_eth_dev_info_get(port->port_id, &info);
+	if (ret != 0)
+		return ret;
+	ret = pool_create(port);
+	if (ret != 0)
+		return ret;
+	memset(&conf, 0, sizeof(conf));
+	/* no RSS: what no rule steers goes to queue 0 */
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
+	rt->tx_offloads = info.tx_offload_capa & WANT_TX_OFFLOADS;
+	rt->rx_offloads = info.rx_offload_capa & WANT_RX_OFFLOADS;
+	conf.txmode.offloads = rt->tx_offloads;
+	conf.rxmode.offloads = rt->rx_offloads;
+	if (*info.dev_flags & RTE_ETH_DEV_INTR_LSC)
+		conf.intr_conf.lsc = 1;
+	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
+	rt->nb_queues = (uint16_t)(1 + rt->nb_steered);
+	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
+	if (ret != 0)
+		return ret;
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port->port_id, &nb_rxd, &nb_txd);
+	if (ret != 0)
+		return ret;
+	for (q = 0; q < rt->nb_queues && ret == 0; q++) {
+		ret = rte_eth_rx_queue_setup(port->port_id, q, nb_rxd, port->socket_id, NULL,
+					     rt->pool);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port->port_id, q, nb_txd, port->socket_id,
+						     NULL);
+	}
+	if (ret != 0)
+		return ret;
+	free(rt->steer_used);
+	rt->steer_used = calloc((size_t)rt->nb_queues / 64 + 1, sizeof(uint64_t));
+	if (rt->steer_used == NULL)
+		return -ENOMEM;
+	if (conf.intr_conf.lsc != 0 && !rt->ever_started)
+		rte_eth_dev_callback_register(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
+					      rt);
+	NET_LOG(INFO, "%s: %u queue pair(s) (%u steerable), %u/%u descriptors, "
+		"tx offloads 0x%" PRIx64 ", rx offloads 0x%" PRIx64, port->name, rt->nb_queues,
+		rt->nb_steered, nb_rxd, nb_txd, rt->tx_offloads, rt->rx_offloads);
+	return 0;
+}
+
+static void
+link_update(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_eth_link link;
+	uint32_t up;
+
+	if (rte_eth_link_get_nowait(port->port_id, &link) != 0)
+		return;
+	up = link.link_status == RTE_ETH_LINK_UP;
+	if (up && !rt->link_up)
+		NET_LOG(NOTICE, "%s: link up, %u Mbps", port->name, link.link_speed);
+	else if (!up && rt->link_up)
+		NET_LOG(WARNING, "%s: link down", port->name);
+	rt->link_up = up;
+}
+
+int
+dfi_port_start(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	bool lockfree = dfi_port_single_lockfree(port);
+	int ret = 0;
+
+	pthread_mutex_lock(&rt->ctl);
+	if (rt->started) {
+		/* A port run lock-free has one domain: a second one must wait. */
+		if (!rt->locked && !lockfree) {
+			NET_LOG(WARNING, "%s: used lock-free by an FI_THREAD_DOMAIN domain; "
+				"a second domain cannot use it meanwhile", port->name);
+			ret = -FI_EBUSY;
+		} else {
+			rt->users++;
+		}
+		goto out;
+	}
+	ret = port_configure(port);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port->port_id);
+	if (ret != 0) {
+		NET_LOG(ERR, "%s: cannot start: %s", port->name, rte_strerror(-ret));
+		ret = ret == -ENOMEM ? -FI_ENOMEM : -FI_EIO;
+		goto out;
+	}
+	rt->locked = !lockfree;
+	rt->started = true;
+	rt->ever_started = true;
+	rt->users = 1;
+	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
+	rt->next_check_tsc = rte_get_timer_cycles();
+	rt->link_up = 0;
+	link_update(port);
+	NET_LOG(INFO, "%s: started%s", port->name, rt->locked ? "" : ", lock-free");
+out:
+	pthread_mutex_unlock(&rt->ctl);
+	return ret;
+}
+
+static void
+port_halt(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	int ret;
+
+	ret = rte_eth_dev_stop(port->port_id);
+	if (ret != 0)
+		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
+	dfi_neigh_flush(port);
+	rt->started = false;
+	NET_LOG(INFO, "%s: stopped", port->name);
+}
+
+void
+dfi_port_stop(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+
+	pthread_mutex_lock(&rt->ctl);
+	if (rt->users > 0 && --rt->users == 0)
+		port_halt(port);
+	pthread_mutex_unlock(&rt->ctl);
+}
+
+void
+dfi_port_tick(struct dfi_port *port, uint64_t now)
+{
+	struct dfi_port_rt *rt = port->rt;
+
+	if (now < rt->next_check_tsc)
+		return;
+	rt->next_check_tsc = now + rt->check_period;
+	dfi_neigh_tick(port, now);
+	if (__atomic_exchange_n(&rt->lsc_event, 0, __ATOMIC_ACQ_REL) != 0 ||
+	    now >= rt->next_link_tsc) {
+		rt->next_link_tsc = now + rte_get_timer_hz() * LINK_CHECK_MS / 1000;
+		link_update(port);
+	}
+}
+
+void
+dfi_queue_fini(struct dfi_port *port, bool own_eal)
+{
+	struct dfi_port_rt *rt = port->rt;
+	unsigned int in_use;
+	int i;
+
+	if (rt == NULL)
+		return;
+	/* An application's EAL may be gone already (rte_eal_cleanup() before
+	 * exit): its ports and memory are its own to release. */
+	if (own_eal && rt->started)
+		port_halt(port);
+	if (own_eal && rt->ever_started) {
+		rte_eth_dev_callback_unregister(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
+						rt);
+		rte_eth_dev_close(port->port_id);
+	}
+	if (own_eal && rt->pool != NULL) {
+		/* A closed port has given its receive buffers back: all must be home. */
+		in_use = rte_mempool_in_use_count(rt->pool);
+		if (in_use != 0)
+			NET_LOG(WARNING, "%s: %u mbufs never returned", port->name, in_use);
+		else
+			NET_LOG(INFO, "%s: all %u mbufs returned", port->name, rt->pool->size);
+		if (in_use == 0)
+			rte_mempool_free(rt->pool);
+	}
+	for (i = 0; i < 256; i++)
+		free(rt->sinks[i]);
+	free(rt->steer_used);
+	pthread_mutex_destroy(&rt->ctl);
+	free(rt);
+	port->rt = NULL;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * A port at work: its queue pairs, its mbuf pool on the port's NUMA node,
+ * checksum offloads, link state, and the start and stop that endpoints drive.
+ * The port is configured and started by its first enabled endpoint and
+ * stopped with its last; its pool lives until the provider unloads.
+ */
+
+#ifndef _DFI_QUEUE_H_
+#define _DFI_QUEUE_H_
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+
+#include "neigh.h"
+#include "port.h"
+
+struct dfi_sink;
+
+/** Statistics of a running port, counted by whoever polls it. */
+struct dfi_port_stats {
+	uint64_t rx_pkts;
+	uint64_t rx_foreign;		/* not for the provider: dropped */
+	uint64_t rx_bad;		/* malformed, bad checksum, wrong version */
+	uint64_t rx_no_sink;		/* for a port no endpoint has */
+	uint64_t rx_backlog_full;	/* for an endpoint that does not poll */
+	uint64_t tx_pkts;
+	uint64_t tx_loopback;
+	uint64_t arp_rx;
+	uint64_t arp_tx;
+};
+
+/** A started port's datapath: its queues, pool, receivers and neighbours. */
+struct dfi_port_rt {
+	rte_spinlock_t rx_lock;		/* shared queue 0 receive, demux, loopback */
+	rte_spinlock_t tx_lock;		/* shared queue 0 transmit */
+	uint32_t locked;		/* 0: one FI_THREAD_DOMAIN domain drives the port */
+	uint16_t nb_queues;		/* queue pairs configured */
+	uint16_t nb_steered;		/* of those, dedicated to endpoints by rte_flow */
+	uint64_t tx_offloads;
+	uint64_t rx_offloads;
+	struct rte_mempool *pool;
+	struct dfi_sink **sinks[256];	/* by UDP port, two levels */
+	uint64_t *steer_used;		/* queues given to endpoints, bit per queue */
+	struct dfi_neigh neigh;
+	uint64_t next_check_tsc;	/* neighbour timers */
+	uint64_t next_link_tsc;		/* link state */
+	uint64_t check_period;
+	uint32_t link_up;
+	uint32_t lsc_event;		/* set by the LSC interrupt callback */
+	uint32_t users;			/* enabled endpoints; the port runs while > 0 */
+	uint32_t ephemeral_next;
+	bool started;
+	bool ever_started;
+	pthread_mutex_t ctl;		/* start, stop, attach, detach */
+	struct dfi_port_stats stats;
+};
+
+/** How ports are set up; the provider sets it from its parameters. */
+struct dfi_queue_conf {
+	uint32_t nb_mbufs;		/* per port pool */
+	uint16_t nb_rx_desc;
+	uint16_t nb_tx_desc;
+	uint16_t steer_queues;		/* dedicated queue pairs wanted */
+};
+
+extern struct dfi_queue_conf dfi_queue_conf;
+
+/** @return a port's datapath state, before its first start; NULL without memory. */
+struct dfi_port_rt *dfi_queue_rt_alloc(void);
+
+/**
+ * Starts the port for one more endpoint: configures its queues, pool and
+ * offloads on the first call. Endpoints run lock-free when a single
+ * FI_THREAD_DOMAIN domain uses the port.
+ *
+ * @return 0, -FI_EBUSY when a port run lock-free would be shared, or -FI_EIO
+ *   when DPDK refuses the configuration (logged).
+ */
+int dfi_port_start(struct dfi_port *port);
+
+/** One endpoint fewer; the last one stops the port. */
+void dfi_port_stop(struct dfi_port *port);
+
+/** Checks the link and the neighbour timers when their time has come. */
+void dfi_port_tick(struct dfi_port *port, uint64_t now);
+
+/**
+ * At provider unload: when the provider owns the EAL, stops and closes the
+ * port, checks that every mbuf came back and frees the pool; always frees
+ * the port's datapath state.
+ */
+void dfi_queue_fini(struct dfi_port *port, bool own_eal);
+
+#endif /* _DFI_QUEUE_H_ */

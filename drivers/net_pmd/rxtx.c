@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The receive demultiplexer, the transmit path and the sinks' UDP ports.
+ * The shared queue and the sink table are guarded by the port's rx and tx
+ * spinlocks unless a single FI_THREAD_DOMAIN domain drives the port.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_arp.h>
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "cksum.h"
+#include "dfi.h"
+#include "net_log.h"
+#include "queue.h"
+#include "rxtx.h"
+#include "steer.h"
+
+#define EPHEMERAL_FIRST	49152
+#define EPHEMERAL_COUNT	(65536 - EPHEMERAL_FIRST)
+#define BACKLOG_SIZE	1024
+/* Polls between looks at the clock for the link and neighbour timers. */
+#define TICK_POLLS	256
+
+#define IPV4_VHL	0x45
+#define IPV4_TTL	64
+
+static inline void
+rx_lock(struct dfi_port_rt *rt)
+{
+	if (rt->locked)
+		rte_spinlock_lock(&rt->rx_lock);
+}
+
+static inline void
+rx_unlock(struct dfi_port_rt *rt)
+{
+	if (rt->locked)
+		rte_spinlock_unlock(&rt->rx_lock);
+}
+
+/* -- the sink table -- */
+
+static inline struct dfi_sink *
+sink_lookup(const struct dfi_port_rt *rt, rte_be16_t udp_port)
+{
+	uint16_t p = rte_be_to_cpu_16(udp_port);
+	struct dfi_sink **page = rt->sinks[p >> 8];
+
+	return page != NULL ? page[p & 0xff] : NULL;
+}
+
+/* Under ctl and the rx lock. */
+static int
+sink_slot_set(struct dfi_port_rt *rt, uint16_t p, struct dfi_sink *sink)
+{
+	struct dfi_sink **page = rt->sinks[p >> 8];
+
+	if (page == NULL) {
+		page = calloc(256, sizeof(*page));
+		if (page == NULL)
+			return -FI_ENOMEM;
+		rt->sinks[p >> 8] = page;
+	}
+	page[p & 0xff] = sink;
+	return 0;
+}
+
+/* A UDP socket on the kernel interface keeps kernel applications off the
+ * port and keeps the kernel from answering our packets with ICMP. */
+static int
+kernel_reserve(const struct dfi_port *port, uint16_t p)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(p) };
+	int fd, small = 1;
+
+	sin.sin_addr.s_addr = port->ipv4;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0) {
+		close(fd);
+		return errno == EADDRINUSE ? -FI_EADDRINUSE : -errno;
+	}
+	return fd;
+}
+
+/* Under ctl: takes p for the sink if nobody has it. */
+static int
+sink_take(struct dfi_port *port, struct dfi_sink *sink, uint16_t p)
+{
+	struct dfi_port_rt *rt = port->rt;
+	int fd = -1, ret;
+
+	if (p == 0 || sink_lookup(rt, rte_cpu_to_be_16(p)) != NULL)
+		return -FI_EADDRINUSE;
+	if (port->ip_origin == DFI_IP_KERNEL) {
+		fd = kernel_reserve(port, p);
+		if (fd < 0)
+			return fd;
+	}
+	rte_spinlock_lock(&rt->rx_lock);
+	ret = sink_slot_set(rt, p, sink);
+	rte_spinlock_unlock(&rt->rx_lock);
+	if (ret != 0) {
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	sink->kernel_fd = fd;
+	sink->udp_port = rte_cpu_to_be_16(p);
+	return 0;
+}
+
+int
+dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_port, void *owner)
+{
+	struct dfi_port_rt *rt = port->rt;
+	char name[RTE_RING_NAMESIZE];
+	static uint32_t ring_id;
+	uint32_t i;
+	int ret = -FI_EADDRINUSE;
+
+	memset(sink, 0, sizeof(*sink));
+	sink->port = port;
+	sink->owner = owner;
+	sink->kernel_fd = -1;
+	snprintf(name, sizeof(name), "dfi_bl_%u", __atomic_fetch_add(&ring_id, 1,
+								      __ATOMIC_RELAXED));
+	/* one producer at a time (the rx lock), one consumer (the owner) */
+	sink->backlog = rte_ring_create(name, BACKLOG_SIZE, port->socket_id,
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (sink->backlog == NULL)
+		sink->backlog = rte_ring_create(name, BACKLOG_SIZE, SOCKET_ID_ANY,
+						RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (sink->backlog == NULL)
+		return -FI_ENOMEM;
+
+	pthread_mutex_lock(&rt->ctl);
+	if (*udp_port != 0) {
+		ret = sink_take(port, sink, rte_be_to_cpu_16(*udp_port));
+	} else {
+		for (i = 0; i < EPHEMERAL_COUNT && ret == -FI_EADDRINUSE; i++) {
+			ret = sink_take(port, sink, (uint16_t)(EPHEMERAL_FIRST +
+					(rt->ephemeral_next + i) % EPHEMERAL_COUNT));
+		}
+		rt->ephemeral_next += i;
+	}
+	pthread_mutex_unlock(&rt->ctl);
+	if (ret != 0) {
+		NET_LOG(INFO, "%s: UDP port %u: %s", port->name, rte_be_to_cpu_16(*udp_port),
+			ret == -FI_EADDRINUSE ? "in use" : "no memory");
+		rte_ring_free(sink->backlog);
+		return ret;
+	}
+	*udp_port = sink->udp_port;
+	return 0;
+}
+
+int
+dfi_sink_activate(struct dfi_sink *sink)
+{
+	struct dfi_port *port = sink->port;
+	int ret;
+
+	ret = dfi_port_start(port);
+	if (ret != 0)
+		return ret;
+	dfi_steer_attach(port, sink);
+	__atomic_store_n(&sink->active, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+dfi_sink_detach(struct dfi_sink *sink)
+{
+	struct dfi_port *port = sink->port;
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_mbuf *m;
+	bool was_active = sink->active != 0;
+
+	pthread_mutex_lock(&rt->ctl);
+	/* after this no poller can reach the sink */
+	rte_spinlock_lock(&rt->rx_lock);
+	sink->active = 0;
+	sink_slot_set(rt, rte_be_to_cpu_16(sink->udp_port), NULL);
+	rte_spinlock_unlock(&rt->rx_lock);
+	pthread_mutex_unlock(&rt->ctl);
+
+	dfi_steer_detach(port, sink);
+	while (rte_ring_sc_dequeue(sink->backlog, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(sink->backlog);
+	if (sink->nb_tx > 0)
+		rte_pktmbuf_free_bulk(sink->tx, sink->nb_tx);
+	sink->nb_tx = 0;
+	if (sink->kernel_fd >= 0)
+		close(sink->kernel_fd);
+	if (was_active)
+		dfi_port_stop(port);
+}
+
+/* -- receive -- */
+
+static bool
+ipv4_cksum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
+{
+	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	if (f == RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+		return true;
+	if (f == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+		return false;
+	return dfi_ipv4_cksum(ip) == 0;
+}
+
+static bool
+udp_cksum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+	     const struct rte_udp_hdr *udp)
+{
+	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (f == RTE_MBUF_F_RX_L4_CKSUM_GOOD || udp->dgram_cksum == 0)
+		return true;
+	if (f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	return dfi_udp_sum(m, ip, (uint32_t)((const uint8_t *)udp -
+					     rte_pktmbuf_mtod(m, const uint8_t *))) == 0xffff;
+}
+
+/* IPv4/UDP: the sink the datagram is for, or NULL (m is then still the caller's). */
+static struct dfi_sink *
+classify_udp(struct dfi_port *port, struct rte_mbuf *m, const struct rte_ether_hdr *eth)
+{
+	struct dfi_port_rt *rt = port->rt;
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
+	const struct rte_udp_hdr *udp;
+	struct dfi_rx_meta *meta;
+	struct dfi_sink *sink;
+	uint16_t ip_len, udp_len, hlen;
+
+	if (unlikely(rte_pktmbuf_data_len(m) < DFI_UDP_HDRS_LEN + sizeof(struct dfi_hdr)))
+		return NULL;
+	if (ip->next_proto_id != IPPROTO_UDP || ip->dst_addr != port->ipv4) {
+		rt->stats.rx_foreign++;
+		return NULL;
+	}
+	hlen = (uint16_t)((ip->version_ihl & 0xf) * 4);
+	ip_len = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(ip->version_ihl != IPV4_VHL || (ip->fragment_offset &
+						      rte_cpu_to_be_16(0x3fff)) != 0 ||
+		     ip_len < hlen + sizeof(*udp) + sizeof(struct dfi_hdr) ||
+		     ip_len > rte_pktmbuf_pkt_len(m) - sizeof(*eth) || !ipv4_cksum_ok(m, ip))) {
+		rt->stats.rx_bad++;
+		return NULL;
+	}
+	udp = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
+	udp_len = rte_be_to_cpu_16(udp->dgram_len);
+	sink = sink_lookup(rt, udp->dst_port);
+	if (sink == NULL || !sink->active) {
+		rt->stats.rx_no_sink++;
+		return NULL;
+	}
+	if (unlikely(udp_len != ip_len - hlen || !udp_cksum_ok(m, ip, udp))) {
+		rt->stats.rx_bad++;
+		return NULL;
+	}
+	meta = dfi_rx_meta(m);
+	meta->src_ip = ip->src_addr;
+	meta->src_port = udp->src_port;
+	rte_ether_addr_copy(&eth->src_addr, (struct rte_ether_addr *)meta->src_mac);
+	meta->encap = DFI_ENCAP_UDP;
+	/* the sender is a neighbour: no ARP needed to answer it */
+	if (dfi_port_on_link(port, ip->src_addr))
+		dfi_neigh_note(&rt->neigh, port, ip->src_addr, &eth->src_addr);
+	rte_pktmbuf_adj(m, (uint16_t)(sizeof(*eth) + hlen + sizeof(*udp)));
+	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - (udp_len - sizeof(*udp))));
+	return sink;
+}
+
+static struct dfi_sink *
+classify_eth(struct dfi_port *port, struct rte_mbuf *m, const struct rte_ether_hdr *eth)
+{
+	struct dfi_port_rt *rt = port->rt;
+	const struct dfi_eth_shim *shim = (const struct dfi_eth_shim *)(eth + 1);
+	struct dfi_rx_meta *meta;
+	struct dfi_sink *sink;
+	uint16_t len;
+
+	if (unlikely(rte_pktmbuf_data_len(m) < DFI_ETH_HDRS_LEN + sizeof(struct dfi_hdr)))
+		return NULL;
+	len = rte_be_to_cpu_16(shim->len);
+	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) ||
+	    (shim->dst_ip != 0 && shim->dst_ip != port->ipv4)) {
+		rt->stats.rx_foreign++;
+		return NULL;
+	}
+	if (unlikely(len < sizeof(struct dfi_hdr) || len > rte_pktmbuf_pkt_len(m) -
+							  DFI_ETH_HDRS_LEN)) {
+		rt->stats.rx_bad++;
+		return NULL;
+	}
+	sink = sink_lookup(rt, shim->dst_port);
+	if (sink == NULL || !sink->active) {
+		rt->stats.rx_no_sink++;
+		return NULL;
+	}
+	meta = dfi_rx_meta(m);
+	meta->src_ip = shim->src_ip;
+	meta->src_port = shim->src_port;
+	rte_ether_addr_copy(&eth->src_addr, (struct rte_ether_addr *)meta->src_mac);
+	meta->encap = DFI_ENCAP_ETH;
+	if (shim->src_ip != 0 && dfi_port_on_link(port, shim->src_ip))
+		dfi_neigh_note(&rt->neigh, port, shim->src_ip, &eth->src_addr);
+	rte_pktmbuf_adj(m, DFI_ETH_HDRS_LEN);
+	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - len));
+	return sink;
+}
+
+/*
+ * Sorts one received frame: returns the sink it is for (m adjusted to its
+ * dfi_hdr), or NULL when the frame was consumed (ARP) or dropped. The rx
+ * lock is held.
+ */
+static struct dfi_sink *
+classify(struct dfi_port *port, struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	struct dfi_sink *sink = NULL;
+	const struct dfi_hdr *hdr;
+
+	port->rt->stats.rx_pkts++;
+	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(*eth))) {
+		port->rt->stats.rx_bad++;
+	} else if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+		sink = classify_udp(port, m, eth);
+	} else if (eth->ether_type == rte_cpu_to_be_16(DFI_ETHER_TYPE)) {
+		sink = classify_eth(port, m, eth);
+	} else if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
+		dfi_neigh_input(port, m);
+		return NULL;
+	} else {
+		port->rt->stats.rx_foreign++;
+	}
+	if (sink != NULL) {
+		hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
+		if (likely(hdr->version == DFI_WIRE_VERSION))
+			return sink;
+		NET_LOG(DEBUG, "%s: dfi_hdr version %u dropped", port->name, hdr->version);
+		port->rt->stats.rx_bad++;
+	}
+	rte_pktmbuf_free(m);
+	return NULL;
+}
+
+/* Delivers a classified packet to another sink (rx lock held). */
+static void
+to_backlog(struct dfi_port *port, struct dfi_sink *sink, struct rte_mbuf *m)
+{
+	if (unlikely(rte_ring_sp_enqueue(sink->backlog, m) != 0)) {
+		port->rt->stats.rx_backlog_full++;
+		rte_pktmbuf_free(m);
+	}
+}
+
+static void
+port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
+	  uint16_t *got)
+{
+	struct dfi_port *port = self->port;
+	struct rte_mbuf *burst[DFI_RX_BURST];
+	struct dfi_sink *sink;
+	uint16_t i, nb;
+
+	nb = rte_eth_rx_burst(port->port_id, queue, burst, DFI_RX_BURST);
+	for (i = 0; i < nb; i++) {
+		sink = classify(port, burst[i]);
+		if (sink == NULL)
+			continue;
+		if (sink == self && *got < n)
+			pkts[(*got)++] = burst[i];
+		else
+			to_backlog(port, sink, burst[i]);
+	}
+}
+
+uint16_t
+dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct dfi_port *port = sink->port;
+	struct dfi_port_rt *rt = port->rt;
+	uint16_t got;
+
+	/* what others received for us came first */
+	got = (uint16_t)rte_ring_sc_dequeue_burst(sink->backlog, (void **)pkts, n, NULL);
+	if (got == n)
+		return got;
+	if (sink->queue != 0)
+		port_poll(sink, sink->queue, pkts, n, &got);
+	if (!rt->locked) {
+		port_poll(sink, 0, pkts, n, &got);
+	} else if (rte_spinlock_trylock(&rt->rx_lock)) {
+		/* another thread polling the shared queue delivers to our backlog */
+		port_poll(sink, 0, pkts, n, &got);
+		rte_spinlock_unlock(&rt->rx_lock);
+	}
+	if (unlikely(++sink->polls % TICK_POLLS == 0))
+		dfi_port_tick(port, rte_get_timer_cycles());
+	return got;
+}
+
+/* -- transmit -- */
+
+static void
+loopback(struct dfi_port *port, struct rte_mbuf *m)
+{
+	struct dfi_port_rt *rt = port->rt;
+	struct dfi_sink *sink;
+
+	/* never on a wire: nothing to verify */
+	m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	rt->stats.tx_loopback++;
+	rx_lock(rt);
+	sink = classify(port, m);
+	if (sink != NULL)
+		to_backlog(port, sink, m);
+	rx_unlock(rt);
+}
+
+/* Builds the headers to dst into r (the MAC of an unresolved neighbour
+ * left zero). @return 0, 1 when the next hop must still be resolved, or a
+ * negative error. */
+static int
+route_fill(const struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
+	   struct dfi_route *r)
+{
+	const struct dfi_port *port = sink->port;
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)r->hdr;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	struct dfi_eth_shim *shim = (struct dfi_eth_shim *)(eth + 1);
+	uint64_t offloads = port->rt->tx_offloads;
+	uint32_t hop = 0;
+	int ret = 0;
+
+	if (unlikely(encap == DFI_ENCAP_UDP && dst->kind != DFI_ADDR_IPV4))
+		return -FI_EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->neigh_gen = dfi_neigh_gen(&port->rt->neigh);
+	if (dst->kind == DFI_ADDR_IPV4) {
+		r->local = dst->ipv4 == port->ipv4;
+		hop = r->local ? dst->ipv4 : dfi_port_next_hop(port, dst->ipv4);
+		if (unlikely(hop == 0))
+			return -FI_EHOSTUNREACH;
+	} else {
+		r->local = memcmp(dst->mac, port->mac.addr_bytes, RTE_ETHER_ADDR_LEN) == 0;
+		memcpy(eth->dst_addr.addr_bytes, dst->mac, RTE_ETHER_ADDR_LEN);
+	}
+	if (r->local)
+		rte_ether_addr_copy(&port->mac, &eth->dst_addr);
+	else if (hop != 0 && dfi_neigh_lookup(port, hop, &eth->dst_addr) != 0)
+		ret = 1;
+	rte_ether_addr_copy(&port->mac, &eth->src_addr);
+	if (encap == DFI_ENCAP_UDP) {
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		ip->version_ihl = IPV4_VHL;
+		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
+		ip->time_to_live = IPV4_TTL;
+		ip->next_proto_id = IPPROTO_UDP;
+		ip->src_addr = port->ipv4;
+		ip->dst_addr = dst->ipv4;
+		udp->src_port = sink->udp_port;
+		udp->dst_port = dst->port;
+		r->hdr_len = DFI_UDP_HDRS_LEN;
+		/* the looped back never meet a wire: nothing to offload */
+		if (!r->local && (offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM))
+			r->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+		if (!r->local && (offloads & RTE_ETH_TX_OFFLOAD_UDP_CKSUM))
+			r->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_UDP_CKSUM;
+		r->ip_sum = dfi_cksum_fold(dfi_cksum_add(ip, sizeof(*ip), 0));
+		r->phdr_sum = (uint64_t)ip->src_addr + ip->dst_addr +
+			      rte_cpu_to_be_16(IPPROTO_UDP);
+		r->udp_sum = r->phdr_sum + udp->src_port + udp->dst_port;
+	} else {
+		eth->ether_type = rte_cpu_to_be_16(DFI_ETHER_TYPE);
+		/* IPv4 addressing rides along when the peer has some */
+		shim->src_ip = dst->kind == DFI_ADDR_IPV4 ? port->ipv4 : 0;
+		shim->dst_ip = dst->kind == DFI_ADDR_IPV4 ? dst->ipv4 : 0;
+		shim->src_port = sink->udp_port;
+		shim->dst_port = dst->port;
+		r->hdr_len = DFI_ETH_HDRS_LEN;
+	}
+	r->dst = *dst;
+	r->encap = (uint8_t)encap;
+	return ret;
+}
+
+static inline bool
+route_matches(const struct dfi_route *r, enum dfi_encap encap, const struct dfi_addr *dst,
+	      uint32_t gen)
+{
+	return r->dst.kind == dst->kind && r->dst.port == dst->port && r->encap == encap &&
+	       r->neigh_gen == gen && (dst->kind == DFI_ADDR_IPV4 ?
+				       r->dst.ipv4 == dst->ipv4 :
+				       memcmp(r->dst.mac, dst->mac, RTE_ETHER_ADDR_LEN) == 0);
+}
+
+/* Puts r's headers in front of m's data and completes them for its length. */
+static inline void
+route_apply(const struct dfi_route *r, struct rte_mbuf *m)
+{
+	uint8_t *h = (uint8_t *)rte_pktmbuf_prepend(m, r->hdr_len);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + sizeof(struct rte_ether_hdr));
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	struct dfi_eth_shim *shim = (struct dfi_eth_shim *)ip;
+	uint32_t len = rte_pktmbuf_pkt_len(m) - sizeof(struct rte_ether_hdr);
+	rte_be16_t l3_len, l4_len;
+	uint64_t sum;
+
+	m->ol_flags = r->ol_flags;
+	if (r->encap == DFI_ENCAP_ETH) {
+		memcpy(h, r->hdr, DFI_ETH_HDRS_LEN);
+		shim->len = rte_cpu_to_be_16((uint16_t)(len - sizeof(*shim)));
+		return;
+	}
+	memcpy(h, r->hdr, DFI_UDP_HDRS_LEN);
+	l3_len = rte_cpu_to_be_16((uint16_t)len);
+	l4_len = rte_cpu_to_be_16((uint16_t)(len - sizeof(*ip)));
+	ip->total_length = l3_len;
+	udp->dgram_len = l4_len;
+	m->l2_len = sizeof(struct rte_ether_hdr);
+	m->l3_len = sizeof(*ip);
+	if (r->local)
+		return;		/* looped back as verified */
+	if (!(r->ol_flags & RTE_MBUF_F_TX_IP_CKSUM))
+		ip->hdr_checksum = (uint16_t)~dfi_cksum_fold((uint64_t)r->ip_sum + l3_len);
+	if (r->ol_flags & RTE_MBUF_F_TX_UDP_CKSUM) {
+		/* the PMD wants the pseudo-header's sum in place */
+		udp->dgram_cksum = dfi_cksum_fold(r->phdr_sum + l4_len);
+		return;
+	}
+	/* the pseudo-header and the UDP header each carry the length */
+	sum = dfi_cksum_add_mbuf(m, DFI_UDP_HDRS_LEN, len - sizeof(*ip) - sizeof(*udp),
+				 r->udp_sum + 2 * (uint64_t)l4_len);
+	udp->dgram_cksum = (uint16_t)~dfi_cksum_fold(sum);
+	if (udp->dgram_cksum == 0)
+		udp->dgram_cksum = 0xffff;	/* 0 would mean "no checksum" */
+}
+
+int
+dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
+	      struct rte_mbuf *m)
+{
+	struct dfi_port *port = sink->port;
+	struct dfi_route *r = &sink->route;
+	struct dfi_route fresh;
+	int ret;
+
+	if (unlikely(sink->nb_tx == DFI_TX_BURST))
+		return -FI_EAGAIN;
+	if (unlikely(!route_matches(r, encap, dst, dfi_neigh_gen(&port->rt->neigh)))) {
+		ret = route_fill(sink, encap, dst, &fresh);
+		if (ret < 0)
+			return ret;
+		if (ret > 0) {
+			/* the first packets to a neighbour wait for its ARP reply */
+			route_apply(&fresh, m);
+			ret = dfi_neigh_park(port, dfi_port_next_hop(port, dst->ipv4), m);
+			if (ret != 0)
+				rte_pktmbuf_adj(m, fresh.hdr_len);
+			return ret;
+		}
+		*r = fresh;
+	}
+	route_apply(r, m);
+	if (r->local) {
+		loopback(port, m);
+		return 0;
+	}
+	sink->tx[sink->nb_tx++] = m;
+	return 0;
+}
+
+static uint16_t
+tx_burst(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct dfi_port_rt *rt = port->rt;
+	uint16_t sent;
+
+	if (queue != 0 || !rt->locked) {
+		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
+	} else {
+		rte_spinlock_lock(&rt->tx_lock);
+		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
+		rte_spinlock_unlock(&rt->tx_lock);
+	}
+	rt->stats.tx_pkts += sent;
+	return sent;
+}
+
+uint16_t
+dfi_sink_flush(struct dfi_sink *sink)
+{
+	uint16_t sent;
+
+	if (sink->nb_tx == 0)
+		return 0;
+	sent = tx_burst(sink->port, sink->queue, sink->tx, sink->nb_tx);
+	if (sent < sink->nb_tx)
+		memmove(sink->tx, sink->tx + sent, sizeof(sink->tx[0]) * (sink->nb_tx - sent));
+	sink->nb_tx = (uint16_t)(sink->nb_tx - sent);
+	return sink->nb_tx;
+}
+
+void
+dfi_wire_xmit_shared(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = tx_burst(port, 0, pkts, n);
+
+	if (sent < n)
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Packets in and out of a port. A sink is one receiver on a port, named by a
+ * UDP port (also in the raw encapsulation): an endpoint. Whoever polls the
+ * port's shared queue sorts what it receives: ARP to the neighbour cache,
+ * foreign traffic to the bin, and the provider's packets to the sink they
+ * are for, directly when it is the poller, else through that sink's backlog
+ * ring. Transmit copies the encapsulation into the mbuf's headroom from a
+ * template the sink keeps for its last destination (built once per peer and
+ * neighbour change: no header is built field by field and no neighbour is
+ * looked up per packet), and batches frames per sink for rte_eth_tx_burst().
+ * Packets to the port's own address never touch the PMD: they are looped
+ * back to the receiving sink (FI_LOCAL_COMM).
+ */
+
+#ifndef _DFI_RXTX_H_
+#define _DFI_RXTX_H_
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "addr.h"
+#include "port.h"
+#include "queue.h"
+#include "wire.h"
+
+#define DFI_RX_BURST	32
+#define DFI_TX_BURST	64
+
+/** What the receive path learnt of a packet, in its mbuf's private area. */
+struct dfi_rx_meta {
+	uint32_t src_ip;		/* 0 in raw frames of FI_ADDR_DPDK peers */
+	rte_be16_t src_port;
+	uint8_t src_mac[RTE_ETHER_ADDR_LEN];
+	uint8_t encap;			/* enum dfi_encap */
+};
+
+static inline struct dfi_rx_meta *
+dfi_rx_meta(struct rte_mbuf *m)
+{
+	return (struct dfi_rx_meta *)rte_mbuf_to_priv(m);
+}
+
+/**
+ * The headers of the destination a sink sent to last, ready to copy: only
+ * the lengths and checksums change from packet to packet. The partial sums
+ * leave the lengths out.
+ */
+struct dfi_route {
+	uint8_t hdr[DFI_MAX_HDRS_LEN];	/* Ethernet and IPv4/UDP, or Ethernet and shim */
+	struct dfi_addr dst;		/* the key; dst.kind 0: no route */
+	uint8_t encap;			/* the key's other half */
+	uint8_t hdr_len;
+	uint8_t local;			/* the port's own address: looped back */
+	uint32_t neigh_gen;		/* the neighbour cache it was resolved in */
+	uint32_t ip_sum;		/* IPv4 header */
+	uint64_t phdr_sum;		/* UDP pseudo-header */
+	uint64_t udp_sum;		/* UDP pseudo-header and ports */
+	uint64_t ol_flags;		/* checksum offloads */
+};
+
+struct dfi_sink {
+	struct dfi_port *port;
+	struct rte_ring *backlog;	/* packets other pollers received for it */
+	void *owner;			/* the endpoint */
+	rte_be16_t udp_port;
+	uint16_t queue;			/* dedicated queue pair, or 0: the shared one */
+	uint32_t active;		/* receives while 1 */
+	int kernel_fd;			/* reserves the port on a kernel interface */
+	struct rte_flow *flow;		/* steers the port's packets to queue */
+	uint32_t polls;
+	uint16_t nb_tx;
+	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
+	struct dfi_route route __rte_cache_aligned;
+};
+
+/**
+ * Takes a UDP port on the port for the sink: *udp_port if non-zero, else an
+ * ephemeral one, which is returned. The sink receives nothing before
+ * dfi_sink_activate().
+ *
+ * @return 0, -FI_EADDRINUSE, or -FI_ENOMEM.
+ */
+int dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_port,
+		    void *owner);
+
+/** Starts the port if needed and opens the sink to its packets. */
+int dfi_sink_activate(struct dfi_sink *sink);
+
+/** Stops receiving, frees what waits for the sink, gives its UDP port back. */
+void dfi_sink_detach(struct dfi_sink *sink);
+
+/**
+ * Receives up to n packets for the sink, polling the port. Each packet's data
+ * starts at its struct dfi_hdr and its dfi_rx_meta tells the sender.
+ */
+uint16_t dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n);
+
+/**
+ * Sends a packet whose data starts at its struct dfi_hdr (with at least
+ * DFI_MAX_HDRS_LEN bytes of headroom) to dst. On success the packet is the
+ * wire's: staged for the next flush, held for ARP, or looped back.
+ *
+ * @return 0; -FI_EAGAIN when DFI_TX_BURST packets are staged already;
+ *   -FI_EHOSTUNREACH for an off-link destination without gateway; -FI_EINVAL
+ *   for an address the encapsulation cannot carry. The caller keeps the
+ *   packet on error.
+ */
+int dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
+		  struct rte_mbuf *m);
+
+/** Hands the staged packets to the PMD. @return how many are still staged. */
+uint16_t dfi_sink_flush(struct dfi_sink *sink);
+
+/** @return how many more packets dfi_sink_send() accepts before a flush. */
+static inline uint16_t
+dfi_sink_tx_room(const struct dfi_sink *sink)
+{
+	return (uint16_t)(DFI_TX_BURST - sink->nb_tx);
+}
+
+/** Transmits frames on the shared queue; what the PMD refuses is freed. */
+void dfi_wire_xmit_shared(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n);
+
+#endif /* _DFI_RXTX_H_ */

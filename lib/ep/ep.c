@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The endpoint object: fi_endpoint(), fi_ep_bind(), fi_enable(), names,
+ * options, cancel and close. Data transfers belong to the endpoint types.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fi_cm.h>
+
+#include <rte_common.h>
+
+#include "dfi.h"
+#include "av.h"
+#include "cntr.h"
+#include "cq.h"
+#include "domain.h"
+#include "ep.h"
+#include "ep_stubs.h"
+#include "eq.h"
+#include "getinfo.h"
+#include "info.h"
+#include "stubs.h"
+
+static int ep_close(struct fid *fid);
+static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+static int ep_control(struct fid *fid, int command, void *arg);
+static ssize_t ep_cancel(fid_t fid, void *context);
+static int ep_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen);
+static int ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen);
+static int ep_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr,
+		     struct fid_ep **tx_ep, void *context);
+static int ep_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr,
+		     struct fid_ep **rx_ep, void *context);
+static ssize_t ep_rx_size_left(struct fid_ep *ep);
+static ssize_t ep_tx_size_left(struct fid_ep *ep);
+static int ep_setname(fid_t fid, void *addr, size_t addrlen);
+static int ep_getname(fid_t fid, void *addr, size_t *addrlen);
+
+static struct fi_ops dfi_ep_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = ep_close,
+	.bind = ep_bind,
+	.control = ep_control,
+	.ops_open = dfi_no_ops_open,
+	.tostr = dfi_no_tostr,
+	.ops_set = dfi_no_ops_set,
+};
+
+static struct fi_ops_ep dfi_ep_ops = {
+	.size = sizeof(struct fi_ops_ep),
+	.cancel = ep_cancel,
+	.getopt = ep_getopt,
+	.setopt = ep_setopt,
+	.tx_ctx = ep_tx_ctx,
+	.rx_ctx = ep_rx_ctx,
+	.rx_size_left = ep_rx_size_left,
+	.tx_size_left = ep_tx_size_left,
+};
+
+static struct fi_ops_cm dfi_ep_cm_ops = {
+	.size = sizeof(struct fi_ops_cm),
+	.setname = ep_setname,
+	.getname = ep_getname,
+	.getpeer = dfi_no_getpeer,
+	.connect = dfi_no_connect,
+	.listen = dfi_no_listen,
+	.accept = dfi_no_accept,
+	.reject = dfi_no_reject,
+	.shutdown = dfi_no_shutdown,
+	.join = dfi_no_join,
+};
+
+static struct dfi_ep *
+ep_of(fid_t fid)
+{
+	return container_of(fid, struct dfi_ep, ep_fid.fid);
+}
+
+/* -- addresses -- */
+
+void
+dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a)
+{
+	const struct dfi_port *port = ep->sink.port;
+
+	memset(a, 0, sizeof(*a));
+	a->port = ep->sink.udp_port;
+	if (ep->addr_format == FI_ADDR_DPDK) {
+		a->kind = DFI_ADDR_ETH;
+		memcpy(a->mac, port->mac.addr_bytes, sizeof(a->mac));
+	} else {
+		a->kind = DFI_ADDR_IPV4;
+		a->ipv4 = port->ipv4;
+	}
+}
+
+fi_addr_t
+dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m)
+{
+	const struct dfi_rx_meta *meta = dfi_rx_meta(m);
+	struct dfi_addr a;
+
+	if (ep->av == NULL || (ep->caps & FI_SOURCE) == 0)
+		return FI_ADDR_NOTAVAIL;
+	memset(&a, 0, sizeof(a));
+	a.port = meta->src_port;
+	if (ep->addr_format == FI_ADDR_DPDK || meta->src_ip == 0) {
+		a.kind = DFI_ADDR_ETH;
+		memcpy(a.mac, meta->src_mac, sizeof(a.mac));
+	} else {
+		a.kind = DFI_ADDR_IPV4;
+		a.ipv4 = meta->src_ip;
+	}
+	return dfi_av_reverse(ep->av, &a);
+}
+
+static int
+ep_getname(fid_t fid, void *addr, size_t *addrlen)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_addr a;
+	size_t len;
+
+	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
+		return -FI_EINVAL;
+	dfi_ep_self(ep, &a);
+	len = dfi_addr_write(ep->addr_format, &a, addr, *addrlen);
+	if (len > *addrlen) {
+		*addrlen = len;
+		return -FI_ETOOSMALL;
+	}
+	*addrlen = len;
+	return 0;
+}
+
+/* Another port number, before the endpoint is enabled. */
+static int
+ep_setname(fid_t fid, void *addr, size_t addrlen)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_sink sink;
+	struct dfi_addr a, self;
+	int ret;
+
+	if (ep->enabled)
+		return -FI_EOPBADSTATE;
+	if (dfi_addr_decode(ep->addr_format, addr, addrlen, &a) != 0)
+		return -FI_EINVAL;
+	dfi_ep_self(ep, &self);
+	if (a.kind != self.kind || (a.kind == DFI_ADDR_IPV4 && a.ipv4 != 0 &&
+				    a.ipv4 != self.ipv4) ||
+	    (a.kind == DFI_ADDR_ETH && memcmp(a.mac, self.mac, sizeof(a.mac)) != 0)) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_setname: not an address of port %s",
+			 ep->sink.port->name);
+		return -FI_EINVAL;
+	}
+	if (a.port == ep->sink.udp_port)
+		return 0;
+	ret = dfi_sink_attach(ep->sink.port, &sink, &a.port, ep);
+	if (ret != 0)
+		return ret;
+	dfi_sink_detach(&ep->sink);
+	ep->sink = sink;
+	return 0;
+}
+
+/* -- binding -- */
+
+static int
+bind_cq(struct dfi_ep *ep, struct dfi_cq *cq, uint64_t flags)
+{
+	int ret;
+
+	if ((flags & ~(FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) != 0)
+		return -FI_EBADFLAGS;
+	if ((flags & (FI_TRANSMIT | FI_RECV)) == 0 ||
+	    ((flags & FI_TRANSMIT) && ep->tx_cq != NULL) ||
+	    ((flags & FI_RECV) && ep->rx_cq != NULL)) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: a CQ needs FI_TRANSMIT or FI_RECV, once");
+		return -FI_EINVAL;
+	}
+	ret = dfi_cq_attach_ep(cq, ep);
+	if (ret != 0)
+		return ret;
+	if (flags & FI_TRANSMIT) {
+		ep->tx_cq = cq;
+		ep->tx_selective = (flags & FI_SELECTIVE_COMPLETION) != 0;
+	}
+	if (flags & FI_RECV) {
+		ep->rx_cq = cq;
+		ep->rx_selective = (flags & FI_SELECTIVE_COMPLETION) != 0;
+	}
+	return 0;
+}
+
+static int
+bind_cntr(struct dfi_ep *ep, struct dfi_cntr *cntr, uint64_t flags)
+{
+	static const uint64_t slot_flags[DFI_CNTR_NB] = {
+		FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE,
+	};
+	int i, ret;
+
+	if (flags == 0 || (flags & ~ep->type_ops->cntr_flags) != 0)
+		return (flags & ~(FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ |
+				  FI_REMOTE_WRITE)) != 0 ? -FI_EBADFLAGS : -FI_EINVAL;
+	for (i = 0; i < DFI_CNTR_NB; i++) {
+		if ((flags & slot_flags[i]) && ep->cntrs[i] != NULL)
+			return -FI_EINVAL;
+	}
+	ret = dfi_cntr_attach(cntr, ep);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < DFI_CNTR_NB; i++) {
+		if (flags & slot_flags[i])
+			ep->cntrs[i] = cntr;
+	}
+	return 0;
+}
+
+static int
+ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_av *av;
+	struct dfi_cq *cq;
+	struct dfi_cntr *cntr;
+	struct dfi_eq *eq;
+
+	if (ep->enabled)
+		return -FI_EOPBADSTATE;
+	if (bfid == NULL)
+		return -FI_EINVAL;
+	if ((av = dfi_av_from_fid(bfid)) != NULL) {
+		if (flags != 0)
+			return -FI_EBADFLAGS;
+		if (ep->av != NULL || av->domain != ep->domain)
+			return -FI_EINVAL;
+		dfi_av_hold(av);
+		ep->av = av;
+		return 0;
+	}
+	if ((cq = dfi_cq_from_fid(bfid)) != NULL)
+		return cq->domain == ep->domain ? bind_cq(ep, cq, flags) : -FI_EINVAL;
+	if ((cntr = dfi_cntr_from_fid(bfid)) != NULL)
+		return cntr->domain == ep->domain ? bind_cntr(ep, cntr, flags) : -FI_EINVAL;
+	if ((eq = dfi_eq_from_fid(bfid)) != NULL) {
+		/* asynchronous errors would go there; a connectionless endpoint has none */
+		if (flags != 0)
+			return -FI_EBADFLAGS;
+		if (ep->eq != NULL || eq->fabric != ep->domain->fabric)
+			return -FI_EINVAL;
+		dfi_eq_hold(eq);
+		ep->eq = eq;
+		return 0;
+	}
+	DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: class %zu cannot bind to an endpoint",
+		 bfid->fclass);
+	return -FI_EINVAL;
+}
+
+/* -- enable, control, options -- */
+
+static int
+ep_enable(struct dfi_ep *ep)
+{
+	int ret;
+
+	if (ep->enabled)
+		return 0;
+	if (ep->av == NULL) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: no AV bound");
+		return -FI_ENOAV;
+	}
+	if (ep->tx_cq == NULL && ep->rx_cq == NULL && ep->cntrs[DFI_CNTR_SEND] == NULL &&
+	    ep->cntrs[DFI_CNTR_RECV] == NULL) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: no CQ or counter bound");
+		return -FI_ENOCQ;
+	}
+	ret = dfi_sink_activate(&ep->sink);
+	if (ret != 0)
+		return ret;
+	ret = ep->type_ops->enable(ep);
+	if (ret != 0) {
+		dfi_port_stop(ep->sink.port);
+		ep->sink.active = 0;
+		return ret;
+	}
+	dfi_domain_lock(ep->domain);
+	ep->enabled = true;
+	dfi_domain_unlock(ep->domain);
+	return 0;
+}
+
+static int
+ep_control(struct fid *fid, int command, void *arg)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	uint64_t *flags = arg;
+
+	switch (command) {
+	case FI_ENABLE:
+		return ep_enable(ep);
+	case FI_GETOPSFLAG:
+		if (flags == NULL)
+			return -FI_EINVAL;
+		if ((*flags & (FI_TRANSMIT | FI_RECV)) == FI_TRANSMIT)
+			*flags = ep->tx_op_flags;
+		else if ((*flags & (FI_TRANSMIT | FI_RECV)) == FI_RECV)
+			*flags = ep->rx_op_flags;
+		else
+			return -FI_EINVAL;
+		return 0;
+	case FI_SETOPSFLAG:
+		if (flags == NULL)
+			return -FI_EINVAL;
+		if ((*flags & (FI_TRANSMIT | FI_RECV)) == FI_TRANSMIT)
+			ep->tx_op_flags = *flags & ~FI_TRANSMIT;
+		else if ((*flags & (FI_TRANSMIT | FI_RECV)) == FI_RECV)
+			ep->rx_op_flags = *flags & ~FI_RECV;
+		else
+			return -FI_EINVAL;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+/* No option of FI_OPT_ENDPOINT applies to these endpoints. */
+static int
+ep_getopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
+	  void *optval __rte_unused, size_t *optlen __rte_unused)
+{
+	return -FI_ENOPROTOOPT;
+}
+
+static int
+ep_setopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
+	  const void *optval __rte_unused, size_t optlen __rte_unused)
+{
+	return -FI_ENOPROTOOPT;
+}
+
+static int
+ep_tx_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused,
+	  struct fi_tx_attr *attr __rte_unused, struct fid_ep **tx_ep __rte_unused,
+	  void *context __rte_unused)
+{
+	return -FI_ENOSYS;	/* scalable endpoints are not offered */
+}
+
+static int
+ep_rx_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused,
+	  struct fi_rx_attr *attr __rte_unused, struct fid_ep **rx_ep __rte_unused,
+	  void *context __rte_unused)
+{
+	return -FI_ENOSYS;
+}
+
+static ssize_t
+ep_rx_size_left(struct fid_ep *ep_fid)
+{
+	return (ssize_t)ep_of(&ep_fid->fid)->rx_size;
+}
+
+static ssize_t
+ep_tx_size_left(struct fid_ep *ep_fid)
+{
+	return (ssize_t)ep_of(&ep_fid->fid)->tx_size;
+}
+
+static ssize_t
+ep_cancel(fid_t fid, void *context)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	ssize_t ret;
+
+	dfi_domain_lock(ep->domain);
+	ret = ep->type_ops->cancel(ep, context);
+	dfi_domain_unlock(ep->domain);
+	return ret;
+}
+
+void
+dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error)
+{
+	struct dfi_cntr *cntr = ep->cntrs[slot];
+
+	if (cntr == NULL)
+		return;
+	if (error)
+		dfi_cntr_inc_err(cntr);
+	else
+		dfi_cntr_inc(cntr);
+}
+
+/* -- open, close -- */
+
+static int
+ep_close(struct fid *fid)
+{
+	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_cntr *done[DFI_CNTR_NB] = { NULL };
+	int i, j;
+
+	dfi_domain_lock(ep->domain);
+	ep->enabled = false;
+	dfi_domain_unlock(ep->domain);
+	if (ep->tx_cq != NULL)
+		dfi_cq_detach_ep(ep->tx_cq, ep);
+	if (ep->rx_cq != NULL && ep->rx_cq != ep->tx_cq)
+		dfi_cq_detach_ep(ep->rx_cq, ep);
+	for (i = 0; i < DFI_CNTR_NB; i++) {
+		for (j = 0; j < i && done[j] != ep->cntrs[i]; j++)
+			;
+		if (ep->cntrs[i] != NULL && j == i) {
+			dfi_cntr_detach(ep->cntrs[i], ep);
+			done[i] = ep->cntrs[i];
+		}
+	}
+	dfi_sink_detach(&ep->sink);
+	ep->type_ops->fini(ep);
+	if (ep->av != NULL)
+		dfi_av_release(ep->av);
+	if (ep->eq != NULL)
+		dfi_eq_release(ep->eq);
+	dfi_domain_release(ep->domain);
+	free(ep);
+	return 0;
+}
+
+/* The info may have been edited since fi_getinfo(): check it like fi_domain() does. */
+static int
+ep_check_info(const struct dfi_domain *domain, const struct fi_info *info)
+{
+	struct fi_info *prov;
+	int ret;
+
+	prov = dfi_info_template(info->ep_attr->type, domain->port);
+	if (prov == NULL)
+		return -FI_ENOMEM;
+	ret = dfi_info_apply_hints(prov, info, domain->fabric->fabric_fid.api_version != 0 ?
+				   domain->fabric->fabric_fid.api_version : DFI_FI_VERSION);
+	fi_freeinfo(prov);
+	if (ret == -FI_ENODATA) {
+		DFI_WARN(FI_LOG_EP_CTRL, "the info asks for more than %s offers "
+			 "(FI_LOG_LEVEL=info tells what)", domain->port->name);
+		return -FI_EINVAL;
+	}
+	return ret;
+}
+
+static int
+ep_src_port(const struct dfi_domain *domain, const struct fi_info *info, rte_be16_t *port)
+{
+	struct dfi_addr a;
+
+	*port = 0;
+	if (info->src_addr == NULL)
+		return 0;
+	if (dfi_addr_decode(info->addr_format, info->src_addr, info->src_addrlen, &a) != 0 ||
+	    (a.kind == DFI_ADDR_IPV4 && a.ipv4 != 0 && a.ipv4 != domain->port->ipv4)) {
+		DFI_WARN(FI_LOG_EP_CTRL, "info->src_addr is not on port %s", domain->port->name);
+		return -FI_EINVAL;
+	}
+	*port = a.port;
+	return 0;
+}
+
+static const struct dfi_ep_type_ops *
+type_ops_of(enum fi_ep_type type)
+{
+	switch (type) {
+	case FI_EP_DGRAM:
+		return &dfi_dgram_ops;
+	default:
+		return NULL;
+	}
+}
+
+int
+dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep **ep_fid,
+	     void *context)
+{
+	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
+	const struct dfi_ep_type_ops *ops;
+	rte_be16_t port;
+	struct dfi_ep *ep;
+	int ret;
+
+	if (domain == NULL || info == NULL || info->ep_attr == NULL || info->tx_attr == NULL ||
+	    info->rx_attr == NULL || ep_fid == NULL)
+		return -FI_EINVAL;
+	ops = type_ops_of(info->ep_attr->type);
+	if (ops == NULL) {
+		DFI_WARN(FI_LOG_EP_CTRL, "endpoint type %s not implemented",
+			 fi_tostr(&info->ep_attr->type, FI_TYPE_EP_TYPE));
+		return -FI_ENOSYS;
+	}
+	ret = ep_check_info(domain, info);
+	if (ret == 0)
+		ret = ep_src_port(domain, info, &port);
+	if (ret != 0)
+		return ret;
+	ep = calloc(1, sizeof(*ep));
+	if (ep == NULL)
+		return -FI_ENOMEM;
+	ep->domain = domain;
+	ep->type = info->ep_attr->type;
+	ep->type_ops = ops;
+	ep->caps = info->caps;
+	ep->addr_format = domain->addr_format;
+	ep->encap = domain->encap;
+	ep->tx_op_flags = info->tx_attr->op_flags;
+	ep->rx_op_flags = info->rx_attr->op_flags;
+	ep->max_msg_size = info->ep_attr->max_msg_size;
+	ep->inject_size = info->tx_attr->inject_size;
+	ep->iov_limit = RTE_MIN(info->tx_attr->iov_limit, info->rx_attr->iov_limit);
+	ep->tx_size = info->tx_attr->size;
+	ep->rx_size = info->rx_attr->size;
+	ret = dfi_sink_attach(domain->port, &ep->sink, &port, ep);
+	if (ret != 0)
+		goto err_free;
+	ret = ops->init(ep, info);
+	if (ret != 0)
+		goto err_detach;
+	ep->ep_fid.fid.fclass = FI_CLASS_EP;
+	ep->ep_fid.fid.context = context;
+	ep->ep_fid.fid.ops = &dfi_ep_fi_ops;
+	ep->ep_fid.ops = &dfi_ep_ops;
+	ep->ep_fid.cm = &dfi_ep_cm_ops;
+	ep->ep_fid.msg = ops->msg;
+	ep->ep_fid.tagged = ops->tagged;
+	ep->ep_fid.rma = ops->rma;
+	ep->ep_fid.atomic = &dfi_no_atomic_ops;
+	ep->ep_fid.collective = &dfi_no_collective_ops;
+	dfi_domain_hold(domain);
+	*ep_fid = &ep->ep_fid;
+	return 0;
+
+err_detach:
+	dfi_sink_detach(&ep->sink);
+err_free:
+	free(ep);
+	return ret;
+}

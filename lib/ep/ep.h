@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Endpoints: what every endpoint type shares. An endpoint is a sink on its
+ * domain's port (a UDP port it receives on), bound to an AV, CQs and
+ * counters; its type (dgram.c, and the reliable protocol) supplies the data
+ * transfer operations and the progress routine that CQ and counter reads
+ * drive.
+ */
+
+#ifndef _DFI_EP_H_
+#define _DFI_EP_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rdma/fi_endpoint.h>
+
+#include "addr.h"
+#include "rxtx.h"
+
+struct dfi_av;
+struct dfi_cq;
+struct dfi_cntr;
+struct dfi_domain;
+struct dfi_ep;
+
+/* Which counter an event bumps (fi_ep_bind() flags). */
+enum dfi_cntr_slot {
+	DFI_CNTR_SEND,
+	DFI_CNTR_RECV,
+	DFI_CNTR_READ,
+	DFI_CNTR_WRITE,
+	DFI_CNTR_REMOTE_READ,
+	DFI_CNTR_REMOTE_WRITE,
+	DFI_CNTR_NB
+};
+
+/** What an endpoint type provides to the common code. */
+struct dfi_ep_type_ops {
+	/** Sets up the type's state from the info; 0 or a negative fabric errno. */
+	int (*init)(struct dfi_ep *ep, const struct fi_info *info);
+	/** Called once bound and activated. */
+	int (*enable)(struct dfi_ep *ep);
+	/** Moves packets and completions; the domain lock is held. */
+	void (*progress)(struct dfi_ep *ep);
+	/** fi_cancel(); the domain lock is held. */
+	ssize_t (*cancel)(struct dfi_ep *ep, void *context);
+	/** Frees the type's state; the endpoint is detached from the port. */
+	void (*fini)(struct dfi_ep *ep);
+	/** Counter flags the type accepts in fi_ep_bind(). */
+	uint64_t cntr_flags;
+	struct fi_ops_msg *msg;
+	struct fi_ops_tagged *tagged;
+	struct fi_ops_rma *rma;
+};
+
+struct dfi_ep {
+	struct fid_ep ep_fid;
+	/* data path */
+	struct dfi_sink sink;		/* port, queues, the endpoint's UDP port */
+	struct dfi_av *av;
+	struct dfi_cq *tx_cq;
+	struct dfi_cq *rx_cq;
+	struct dfi_cntr *cntrs[DFI_CNTR_NB];
+	uint64_t tx_op_flags;		/* defaults for operations without flags */
+	uint64_t rx_op_flags;
+	uint64_t caps;
+	bool tx_selective;		/* FI_SELECTIVE_COMPLETION on the transmit CQ */
+	bool rx_selective;
+	bool enabled;
+	uint8_t encap;			/* enum dfi_encap */
+	uint32_t addr_format;
+	size_t max_msg_size;
+	size_t inject_size;
+	size_t iov_limit;
+	size_t tx_size;
+	size_t rx_size;
+	const struct dfi_ep_type_ops *type_ops;
+	void *priv;			/* the type's state */
+	/* control */
+	struct dfi_domain *domain;
+	enum fi_ep_type type;
+	struct dfi_eq *eq;
+};
+
+/** fi_endpoint() on one of our domains. */
+int dfi_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+		 void *context);
+
+/** Progresses an endpoint; the domain lock is held (CQ, counter reads). */
+static inline void
+dfi_ep_progress(struct dfi_ep *ep)
+{
+	if (ep->enabled)
+		ep->type_ops->progress(ep);
+}
+
+/** The endpoint's own address, in its domain's format. */
+void dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a);
+
+/** @return the sender of a received packet as the AV knows it (FI_SOURCE). */
+fi_addr_t dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m);
+
+/** Bumps a bound counter, if any. */
+void dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
+
+/* Endpoint types. */
+extern const struct dfi_ep_type_ops dfi_dgram_ops;
+
+#endif /* _DFI_EP_H_ */

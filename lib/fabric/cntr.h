@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Counters (fi_cntr(3)): a success and an error count, bumped by the
+ * endpoints and memory regions bound to them. Reading or waiting progresses
+ * the bound endpoints.
+ */
+
+#ifndef _DFI_CNTR_H_
+#define _DFI_CNTR_H_
+
+#include <stdint.h>
+
+#include <rdma/fi_domain.h>
+#include <rdma/fi_eq.h>
+
+#include "progress.h"
+
+struct dfi_domain;
+
+struct dfi_cntr {
+	struct fid_cntr cntr_fid;
+	uint64_t value;
+	uint64_t err;
+	struct dfi_progress progress;
+	struct dfi_domain *domain;
+	enum fi_wait_obj wait_obj;
+	uint64_t ops_flags;		/* FI_GETOPSFLAG / FI_SETOPSFLAG */
+	uint32_t refs;			/* bound endpoints and memory regions */
+};
+
+/** fi_cntr_open() on one of our domains. */
+int dfi_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr, struct fid_cntr **cntr,
+		  void *context);
+
+/** @return the counter behind fid, or NULL when fid is not a counter of ours. */
+struct dfi_cntr *dfi_cntr_from_fid(struct fid *fid);
+
+/** Binds an endpoint (progressed by reads and waits) or, with ep NULL, an MR. */
+int dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep);
+void dfi_cntr_detach(struct dfi_cntr *cntr, struct dfi_ep *ep);
+
+static inline void
+dfi_cntr_inc(struct dfi_cntr *cntr)
+{
+	__atomic_fetch_add(&cntr->value, 1, __ATOMIC_RELEASE);
+}
+
+static inline void
+dfi_cntr_inc_err(struct dfi_cntr *cntr)
+{
+	__atomic_fetch_add(&cntr->err, 1, __ATOMIC_RELEASE);
+}
+
+#endif /* _DFI_CNTR_H_ */

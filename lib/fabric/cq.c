@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Completion queues: reads progress the bound endpoints, then copy out the
+ * prefix of each slot the application's format asks for. Waits spin on the
+ * progress (no wait object can be signalled without a provider thread),
+ * yielding the CPU as FI_WAIT_YIELD does.
+ */
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_pause.h>
+
+#include "dfi.h"
+#include "cq.h"
+#include "domain.h"
+#include "ep.h"
+#include "stubs.h"
+
+#define CQ_DEFAULT_SIZE		1024
+#define CQ_MAX_SIZE		(1u << 20)
+/* Spins between yields while waiting on an FI_WAIT_UNSPEC CQ. */
+#define CQ_SPINS_PER_YIELD	1024
+
+static int cq_close(struct fid *fid);
+static int cq_control(struct fid *fid, int command, void *arg);
+static ssize_t cq_read(struct fid_cq *cq, void *buf, size_t count);
+static ssize_t cq_readfrom(struct fid_cq *cq, void *buf, size_t count, fi_addr_t *src_addr);
+static ssize_t cq_readerr(struct fid_cq *cq, struct fi_cq_err_entry *buf, uint64_t flags);
+static ssize_t cq_sread(struct fid_cq *cq, void *buf, size_t count, const void *cond,
+			int timeout);
+static ssize_t cq_sreadfrom(struct fid_cq *cq, void *buf, size_t count, fi_addr_t *src_addr,
+			    const void *cond, int timeout);
+static int cq_signal(struct fid_cq *cq);
+static const char *cq_strerror(struct fid_cq *cq, int prov_errno, const void *err_data,
+			       char *buf, size_t len);
+
+static struct fi_ops dfi_cq_fi_ops = {
+	.size = sizeof(struct fi_ops),
+	.close = cq_close,
+	.bind = dfi_no_bind,
+	.control = cq_control,
+	.ops_open = dfi_no_ops_open,
+	.tostr = dfi_no_tostr,
+	.ops_set = dfi_no_ops_set,
+};
+
+static struct fi_ops_cq dfi_cq_ops = {
+	.size = sizeof(struct fi_ops_cq),
+	.read = cq_read,
+	.readfrom = cq_readfrom,
+	.readerr = cq_readerr,
+	.sread = cq_sread,
+	.sreadfrom = cq_sreadfrom,
+	.signal = cq_signal,
+	.strerror = cq_strerror,
+};
+
+struct dfi_cq *
+dfi_cq_from_fid(struct fid *fid)
+{
+	if (fid == NULL || fid->fclass != FI_CLASS_CQ || fid->ops != &dfi_cq_fi_ops)
+		return NULL;
+	return container_of(fid, struct dfi_cq, cq_fid.fid);
+}
+
+void
+dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void *buf,
+		 uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src)
+{
+	struct dfi_cq_slot *slot = dfi_cq_next(cq);
+
+	if (slot == NULL)
+		return;
+	memset(&slot->e, 0, sizeof(slot->e));
+	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
+	slot->e.olen = olen;
+	slot->e.err = err;
+	slot->is_err = 1;
+	cq->tail++;
+}
+
+/* The formats are prefixes of fi_cq_err_entry: constant sizes copy inline. */
+static inline void
+cq_entry_copy(void *out, const struct fi_cq_err_entry *e, size_t size)
+{
+	switch (size) {
+	case sizeof(struct fi_cq_entry):
+		memcpy(out, e, sizeof(struct fi_cq_entry));
+		break;
+	case sizeof(struct fi_cq_msg_entry):
+		memcpy(out, e, sizeof(struct fi_cq_msg_entry));
+		break;
+	case sizeof(struct fi_cq_data_entry):
+		memcpy(out, e, sizeof(struct fi_cq_data_entry));
+		break;
+	default:
+		memcpy(out, e, sizeof(struct fi_cq_tagged_entry));
+		break;
+	}
+}
+
+static ssize_t
+cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
+{
+	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
+	struct dfi_domain *domain = cq->domain;
+	const struct dfi_cq_slot *slot;
+	uint8_t *out = buf;
+	size_t n = 0;
+
+	if (unlikely(buf == NULL && count != 0))
+		return -FI_EINVAL;
+	dfi_domain_lock(domain);
+	dfi_progress_run(&cq->progress);
+	while (n < count && cq->head != cq->tail) {
+		slot = &cq->ring[cq->head & cq->mask];
+		if (slot->is_err)
+			break;
+		cq_entry_copy(out, &slot->e, cq->entry_size);
+		out += cq->entry_size;
+		if (src_addr != NULL)
+			src_addr[n] = slot->src;
+		cq->head++;
+		n++;
+	}
+	if (n == 0 && count != 0)
+		n = (size_t)(cq->head != cq->tail || cq->overrun ? -FI_EAVAIL : -FI_EAGAIN);
+	dfi_domain_unlock(domain);
+	return (ssize_t)n;
+}
+
+static ssize_t
+cq_read(struct fid_cq *cq, void *buf, size_t count)
+{
+	return cq_readfrom(cq, buf, count, NULL);
+}
+
+static ssize_t
+cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
+{
+	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
+	struct fi_cq_err_entry entry;
+	struct dfi_cq_slot *slot;
+	uint32_t version = cq->domain->fabric->fabric_fid.api_version;
+
+	if (flags != 0)
+		return -FI_EBADFLAGS;
+	if (buf == NULL)
+		return -FI_EINVAL;
+	dfi_domain_lock(cq->domain);
+	slot = cq->head != cq->tail ? &cq->ring[cq->head & cq->mask] : NULL;
+	if (slot != NULL && slot->is_err) {
+		entry = slot->e;
+		cq->head++;
+	} else if (slot == NULL && cq->overrun) {
+		memset(&entry, 0, sizeof(entry));
+		entry.err = FI_EOVERRUN;
+	} else {
+		dfi_domain_unlock(cq->domain);
+		return -FI_EAGAIN;
+	}
+	dfi_domain_unlock(cq->domain);
+	/* no provider error data: an application buffer is left empty */
+	entry.err_data = buf->err_data_size != 0 ? buf->err_data : NULL;
+	entry.err_data_size = 0;
+	memcpy(buf, &entry, version != 0 && version < FI_VERSION(1, 5) ?
+	       offsetof(struct fi_cq_err_entry, err_data_size) : sizeof(entry));
+	return 1;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static ssize_t
+cq_sreadfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr,
+	     const void *cond, int timeout)
+{
+	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
+	int64_t deadline = timeout >= 0 ? now_ms() + timeout : INT64_MAX;
+	size_t threshold = 1;
+	uint32_t spins = 0;
+	ssize_t ret;
+
+	if (cq->wait_obj == FI_WAIT_NONE) {
+		DFI_WARN(FI_LOG_CQ, "fi_cq_sread on a CQ without wait object");
+		return -FI_EINVAL;
+	}
+	if (cq->wait_cond == FI_CQ_COND_THRESHOLD && cond != NULL)
+		threshold = RTE_MAX(*(const size_t *)cond, (size_t)1);
+	threshold = RTE_MIN(threshold, RTE_MAX(count, (size_t)1));
+	for (;;) {
+		if (__atomic_exchange_n(&cq->signaled, 0, __ATOMIC_ACQ_REL) != 0)
+			return -FI_EAGAIN;
+		if (threshold <= 1 || cq->tail - cq->head >= threshold) {
+			ret = cq_readfrom(cq_fid, buf, count, src_addr);
+			if (ret != -FI_EAGAIN)
+				return ret;
+		} else {
+			cq_readfrom(cq_fid, buf, 0, NULL);
+		}
+		if (now_ms() >= deadline)
+			return -FI_EAGAIN;
+		if (cq->wait_obj == FI_WAIT_YIELD || ++spins % CQ_SPINS_PER_YIELD == 0)
+			sched_yield();
+		else
+			rte_pause();
+	}
+}
+
+static ssize_t
+cq_sread(struct fid_cq *cq, void *buf, size_t count, const void *cond, int timeout)
+{
+	return cq_sreadfrom(cq, buf, count, NULL, cond, timeout);
+}
+
+static int
+cq_signal(struct fid_cq *cq_fid)
+{
+	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
+
+	if (cq->wait_obj == FI_WAIT_NONE)
+		return -FI_EINVAL;
+	__atomic_store_n(&cq->signaled, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static const char *
+cq_strerror(struct fid_cq *cq __rte_unused, int prov_errno, const void *err_data __rte_unused,
+	    char *buf, size_t len)
+{
+	return dfi_strerror(prov_errno, buf, len);
+}
+
+static int
+cq_control(struct fid *fid, int command, void *arg)
+{
+	struct dfi_cq *cq = container_of(fid, struct dfi_cq, cq_fid.fid);
+
+	if (arg == NULL)
+		return -FI_EINVAL;
+	switch (command) {
+	case FI_GETWAIT:
+		/* no file descriptor: completions appear only when polled */
+		return -FI_ENODATA;
+	case FI_GETWAITOBJ:
+		*(enum fi_wait_obj *)arg = cq->wait_obj;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+int
+dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep)
+{
+	int ret = dfi_progress_add(&cq->progress, cq->domain, ep);
+
+	if (ret > 0)
+		DFI_REF_GET(&cq->refs);
+	return ret < 0 ? ret : 0;
+}
+
+void
+dfi_cq_detach_ep(struct dfi_cq *cq, struct dfi_ep *ep)
+{
+	if (dfi_progress_del(&cq->progress, cq->domain, ep))
+		DFI_REF_PUT(&cq->refs);
+}
+
+static int
+cq_close(struct fid *fid)
+{
+	struct dfi_cq *cq = container_of(fid, struct dfi_cq, cq_fid.fid);
+
+	if (DFI_REF_READ(&cq->refs) != 0) {
+		DFI_WARN(FI_LOG_CQ, "CQ still bound to %u endpoints", DFI_REF_READ(&cq->refs));
+		return -FI_EBUSY;
+	}
+	dfi_domain_release(cq->domain);
+	dfi_progress_fini(&cq->progress);
+	free(cq->ring);
+	free(cq);
+	return 0;
+}
+
+static size_t
+format_size(enum fi_cq_format format)
+{
+	switch (format) {
+	case FI_CQ_FORMAT_UNSPEC:
+	case FI_CQ_FORMAT_CONTEXT:
+		return sizeof(struct fi_cq_entry);
+	case FI_CQ_FORMAT_MSG:
+		return sizeof(struct fi_cq_msg_entry);
+	case FI_CQ_FORMAT_DATA:
+		return sizeof(struct fi_cq_data_entry);
+	case FI_CQ_FORMAT_TAGGED:
+		return sizeof(struct fi_cq_tagged_entry);
+	default:
+		return 0;
+	}
+}
+
+int
+dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_cq **cq_fid,
+	    void *context)
+{
+	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
+	struct dfi_cq *cq;
+	uint32_t size;
+
+	if (domain == NULL || attr == NULL || cq_fid == NULL || format_size(attr->format) == 0)
+		return -FI_EINVAL;
+	if ((attr->flags & ~FI_AFFINITY) != 0)
+		return -FI_EBADFLAGS;
+	if (attr->size > CQ_MAX_SIZE || attr->wait_cond > FI_CQ_COND_THRESHOLD)
+		return -FI_EINVAL;
+	switch (attr->wait_obj) {
+	case FI_WAIT_NONE:
+	case FI_WAIT_UNSPEC:
+	case FI_WAIT_YIELD:
+		break;
+	default:
+		/* An FD or condition variable would need a thread of the
+		 * provider to poll the port and signal it. */
+		DFI_WARN(FI_LOG_CQ, "CQ wait object %d not offered (NONE, UNSPEC, YIELD)",
+			 attr->wait_obj);
+		return -FI_ENOSYS;
+	}
+	size = rte_align32pow2(attr->size != 0 ? (uint32_t)attr->size : CQ_DEFAULT_SIZE);
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL)
+		return -FI_ENOMEM;
+	cq->ring = calloc(size, sizeof(*cq->ring));
+	if (cq->ring == NULL) {
+		free(cq);
+		return -FI_ENOMEM;
+	}
+	cq->mask = size - 1;
+	cq->format = attr->format == FI_CQ_FORMAT_UNSPEC ? FI_CQ_FORMAT_CONTEXT : attr->format;
+	cq->entry_size = format_size(cq->format);
+	cq->wait_obj = attr->wait_obj;
+	cq->wait_cond = attr->wait_cond;
+	cq->domain = domain;
+	DFI_REF_INIT(&cq->refs);
+	cq->cq_fid.fid.fclass = FI_CLASS_CQ;
+	cq->cq_fid.fid.context = context;
+	cq->cq_fid.fid.ops = &dfi_cq_fi_ops;
+	cq->cq_fid.ops = &dfi_cq_ops;
+	dfi_domain_hold(domain);
+	*cq_fid = &cq->cq_fid;
+	return 0;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Completion queues (fi_cq(3)). Completions and errors share one ring, so an
+ * error is reported where it happened (-FI_EAVAIL once it reaches the top).
+ * Reading or waiting on a CQ progresses the endpoints bound to it: this is
+ * manual progress, and the provider runs no thread of its own.
+ */
+
+#ifndef _DFI_CQ_H_
+#define _DFI_CQ_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rdma/fi_eq.h>
+
+#include <rte_branch_prediction.h>
+
+#include "progress.h"
+
+struct dfi_domain;
+struct dfi_ep;
+
+/** A completion as stored: fi_cq_err_entry begins like every CQ format. */
+struct dfi_cq_slot {
+	struct fi_cq_err_entry e;
+	fi_addr_t src;
+	uint32_t is_err;
+};
+
+struct dfi_cq {
+	struct fid_cq cq_fid;
+	/* data path */
+	struct dfi_cq_slot *ring;
+	uint32_t mask;
+	uint32_t head;			/* next slot to read */
+	uint32_t tail;			/* next slot to write */
+	uint32_t signaled;		/* fi_cq_signal(), latched */
+	size_t entry_size;		/* of the application's format */
+	struct dfi_progress progress;	/* bound endpoints, progressed by reads */
+	bool overrun;
+	/* control */
+	struct dfi_domain *domain;
+	enum fi_cq_format format;
+	enum fi_wait_obj wait_obj;
+	enum fi_cq_wait_cond wait_cond;
+	uint32_t refs;			/* bound endpoints */
+};
+
+/** fi_cq_open() on one of our domains. */
+int dfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_cq **cq,
+		void *context);
+
+/** @return the CQ behind fid, or NULL when fid is not a CQ of ours. */
+struct dfi_cq *dfi_cq_from_fid(struct fid *fid);
+
+/** Binds or unbinds an endpoint, whose progress reads then drive. */
+int dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep);
+void dfi_cq_detach_ep(struct dfi_cq *cq, struct dfi_ep *ep);
+
+/** @return how many completions the CQ can still take. */
+static inline uint32_t
+dfi_cq_room(const struct dfi_cq *cq)
+{
+	return cq->mask + 1 - (cq->tail - cq->head);
+}
+
+static inline struct dfi_cq_slot *
+dfi_cq_next(struct dfi_cq *cq)
+{
+	struct dfi_cq_slot *slot;
+
+	if (unlikely(dfi_cq_room(cq) == 0)) {
+		/* writers check the room first: this is a provider bug */
+		cq->overrun = true;
+		return NULL;
+	}
+	slot = &cq->ring[cq->tail & cq->mask];
+	return slot;
+}
+
+/* The fields every completion has. */
+static inline void
+dfi_cq_slot_fill(struct dfi_cq_slot *slot, void *context, uint64_t flags, size_t len, void *buf,
+		 uint64_t data, uint64_t tag, fi_addr_t src)
+{
+	slot->e.op_context = context;
+	slot->e.flags = flags;
+	slot->e.len = len;
+	slot->e.buf = buf;
+	slot->e.data = data;
+	slot->e.tag = tag;
+	slot->src = src;
+}
+
+/** Writes a successful completion. */
+static inline void
+dfi_cq_write(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void *buf,
+	     uint64_t data, uint64_t tag, fi_addr_t src)
+{
+	struct dfi_cq_slot *slot = dfi_cq_next(cq);
+
+	if (unlikely(slot == NULL))
+		return;
+	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
+	slot->is_err = 0;
+	cq->tail++;
+}
+
+/** Writes an error completion: err is a positive fabric errno. */
+void dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void *buf,
+		      uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src);
+
+#endif /* _DFI_CQ_H_ */

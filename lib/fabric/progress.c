@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* Lists of endpoints to progress, for CQs and counters. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "dfi.h"
+#include "domain.h"
+#include "ep.h"
+#include "progress.h"
+
+int
+dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep)
+{
+	struct dfi_ep **eps;
+	uint32_t i;
+
+	for (i = 0; i < p->nb_eps; i++) {
+		if (p->eps[i] == ep)
+			return 0;
+	}
+	eps = malloc(sizeof(*eps) * (p->nb_eps + 1));
+	if (eps == NULL)
+		return -FI_ENOMEM;
+	dfi_domain_lock(domain);
+	if (p->nb_eps > 0)
+		memcpy(eps, p->eps, sizeof(*eps) * p->nb_eps);
+	eps[p->nb_eps] = ep;
+	RTE_SWAP(eps, p->eps);
+	p->nb_eps++;
+	dfi_domain_unlock(domain);
+	free(eps);
+	return 1;
+}
+
+bool
+dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep)
+{
+	bool found = false;
+	uint32_t i;
+
+	dfi_domain_lock(domain);
+	for (i = 0; i < p->nb_eps && !found; i++) {
+		if (p->eps[i] == ep) {
+			p->eps[i] = p->eps[--p->nb_eps];
+			found = true;
+		}
+	}
+	dfi_domain_unlock(domain);
+	return found;
+}
+
+void
+dfi_progress_run(struct dfi_progress *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nb_eps; i++)
+		dfi_ep_progress(p->eps[i]);
+}
+
+void
+dfi_progress_fini(struct dfi_progress *p)
+{
+	free(p->eps);
+	p->eps = NULL;
+	p->nb_eps = 0;
+}

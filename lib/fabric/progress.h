@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Manual progress: the endpoints a CQ or counter drives when the application
+ * reads or waits on it. The list changes under the domain lock, which the
+ * readers hold while they walk it.
+ */
+
+#ifndef _DFI_PROGRESS_H_
+#define _DFI_PROGRESS_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dfi_domain;
+struct dfi_ep;
+
+struct dfi_progress {
+	struct dfi_ep **eps;
+	uint32_t nb_eps;
+};
+
+/** @return 1 when ep was added, 0 when it was there already, -FI_ENOMEM. */
+int dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep);
+
+/** @return true when ep was there and is removed. */
+bool dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep);
+
+/** Progresses every endpoint; the domain lock is held. */
+void dfi_progress_run(struct dfi_progress *p);
+
+void dfi_progress_fini(struct dfi_progress *p);
+
+#endif /* _DFI_PROGRESS_H_ */

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Debian's fi_pingpong (libfabric-bin), unmodified, with -p dpdk: server and
+# client on the two ends of a wire, their control connection over TCP, every
+# size with data integrity checks (-c). The provider starts the EAL from
+# FI_DPDK_EAL_ARGS, as for any libfabric application.
+#
+# usage: fi_pingpong.sh <directory of libdpdk-fi.so> <ep type> <wire> [transmit mode]
+
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/harness.sh"
+
+export FI_PROVIDER_PATH=$1
+ep=$2
+wire=$3
+mode=${4:-msg}
+tmp=$(mktemp -d)
+trap 'wire_teardown; rm -rf "$tmp"' EXIT
+
+command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)"; exit 1; }
+if ! wire_available "$wire"; then
+	echo "$wire wire unavailable (needs root and ip netns)"
+	exit 77
+fi
+wire_setup "$wire" || exit 1
+host=127.0.0.1
+[ "$wire" = veth ] && host=$WIRE_SERVER_IP
+port=$((47800 + RANDOM % 100))
+args=(-p dpdk -e "$ep" -m "$mode" -S all -I 50 -c)
+
+# fi_pingpong's client does not retry its control connection
+WIRE_LISTEN_PORT=$port wire_pair 120 "$tmp/server" "$tmp/client" \
+	::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \
+	::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong "${args[@]}" -P "$port" "$host"
+rc=$?
+s=$(cat "$tmp/server")
+c=$(cat "$tmp/client")
+echo "# client:"
+echo "$c"
+echo "# server (exit status of the pair: $rc):"
+echo "$s"
+check "fi_pingpong -e $ep -m $mode over $wire: both sides exit 0" test "$rc" -eq 0
+# every size sent and acknowledged: "<size> 50 =50 ..." up to the largest
+check "the client reports every size" contains "$c" '^1k +50 +=50 '
+check "the server reports every size" contains "$s" '^1k +50 +=50 '
+check "no size lost a message" lacks "$c$s" '^[0-9.]+[kmg]? +[0-9]+ +[-+]'
+check "no data integrity error" lacks "$c$s" '[Ee]rror|corrupt'
+finish

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Two hosts on one wire, for tests and benchmarks: a server and a client
+# process joined either by net_memif (distinct --file-prefix and socket) or,
+# as root with ip netns, by a veth pair between two network namespaces with
+# net_af_packet on each end. Everything is bounded in time and cleaned up on
+# exit.
+#
+#   . test/harness.sh
+#   wire_setup memif|veth            # sets WIRE, creates namespaces for veth
+#   wire_eal server|client           # the EAL arguments of that side
+#   wire_run server|client LOG CMD.. # starts CMD in the background (its netns)
+#   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
+#   wire_teardown                    # (also run on exit)
+#
+# Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP.
+
+WIRE=
+WIRE_ID="$$-$RANDOM"
+WIRE_PIDS=()
+WIRE_NS_S=
+WIRE_NS_C=
+WIRE_SERVER_IP=
+WIRE_CLIENT_IP=
+WIRE_EAL_COMMON="--no-huge -m 512 --no-pci --no-telemetry --log-level=notice"
+
+wire_teardown() {
+	local pid
+	for pid in "${WIRE_PIDS[@]}"; do
+		kill -9 "$pid" 2>/dev/null
+	done
+	WIRE_PIDS=()
+	if [ -n "$WIRE_NS_S" ]; then
+		ip netns del "$WIRE_NS_S" 2>/dev/null
+		ip netns del "$WIRE_NS_C" 2>/dev/null
+		WIRE_NS_S=
+		WIRE_NS_C=
+	fi
+	rm -rf "/var/run/dpdk/dfi-$WIRE_ID-server" "/var/run/dpdk/dfi-$WIRE_ID-client"
+}
+
+# wire_available veth: 0 when this host can build that wire
+wire_available() {
+	case $1 in
+	memif)
+		return 0 ;;
+	veth)
+		[ "$(id -u)" -eq 0 ] && command -v ip >/dev/null &&
+			ip netns add "dfi-probe-$WIRE_ID" 2>/dev/null &&
+			ip netns del "dfi-probe-$WIRE_ID" ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+wire_setup() {
+	WIRE=$1
+	trap wire_teardown EXIT
+	case $WIRE in
+	memif)
+		;;
+	veth)
+		local n=$((RANDOM % 200 + 20))
+		WIRE_NS_S="dfi-s-$WIRE_ID"
+		WIRE_NS_C="dfi-c-$WIRE_ID"
+		WIRE_SERVER_IP="10.77.$n.1"
+		WIRE_CLIENT_IP="10.77.$n.2"
+		ip netns add "$WIRE_NS_S" && ip netns add "$WIRE_NS_C" &&
+			ip link add dfis0 netns "$WIRE_NS_S" type veth peer name dfic0 \
+				netns "$WIRE_NS_C" &&
+			ip -n "$WIRE_NS_S" addr add "$WIRE_SERVER_IP/24" dev dfis0 &&
+			ip -n "$WIRE_NS_C" addr add "$WIRE_CLIENT_IP/24" dev dfic0 &&
+			ip -n "$WIRE_NS_S" link set dfis0 up && ip -n "$WIRE_NS_C" link set dfic0 up &&
+			ip -n "$WIRE_NS_S" link set lo up && ip -n "$WIRE_NS_C" link set lo up ||
+			{ echo "harness: cannot build the veth wire" >&2; return 1; }
+		;;
+	*)
+		echo "harness: unknown wire $WIRE" >&2
+		return 1 ;;
+	esac
+}
+
+# wire_eal server|client: EAL arguments, one core per side
+wire_eal() {
+	local side=$1 core=0 role=server
+	[ "$side" = client ] && core=1 && role=client
+	[ "$(nproc)" -lt 2 ] && core=0
+	case $WIRE in
+	memif)
+		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
+			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock" ;;
+	veth)
+		local ifname=dfis0
+		[ "$side" = client ] && ifname=dfic0
+		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
+			"--vdev=net_af_packet0,iface=$ifname" ;;
+	esac
+}
+
+# wire_exec server|client CMD...: runs CMD in that side's namespace (veth)
+wire_exec() {
+	local side=$1
+	shift
+	if [ "$WIRE" = veth ]; then
+		local ns=$WIRE_NS_S
+		[ "$side" = client ] && ns=$WIRE_NS_C
+		ip netns exec "$ns" "$@"
+	else
+		"$@"
+	fi
+}
+
+# wire_run server|client LOG CMD...: in the background; the PID is in WIRE_PID
+# (the command's own: the subshell execs it, ip netns exec does too)
+wire_run() {
+	local side=$1 log=$2
+	shift 2
+	if [ "$WIRE" = veth ]; then
+		local ns=$WIRE_NS_S
+		[ "$side" = client ] && ns=$WIRE_NS_C
+		(exec ip netns exec "$ns" "$@") >"$log" 2>&1 &
+	else
+		(exec "$@") >"$log" 2>&1 &
+	fi
+	WIRE_PID=$!
+	WIRE_PIDS+=("$WIRE_PID")
+}
+
+# wire_wait PID DEADLINE_S: the exit status, or 124 when killed at the deadline
+wire_wait() {
+	local pid=$1 deadline=$(($(date +%s) + $2))
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			return 124
+		fi
+		sleep 0.05
+	done
+	wait "$pid"
+}
+
+# wire_listening PORT DEADLINE_S: waits until the server side listens on TCP
+# PORT (for clients that do not retry their control connection)
+wire_listening() {
+	local port=$1 deadline=$(($(date +%s) + $2))
+	while [ "$(date +%s)" -lt "$deadline" ]; do
+		wire_exec server ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wire_pair DEADLINE_S SERVER_LOG CLIENT_LOG ::: SERVER_CMD... ::: CLIENT_CMD...
+# Starts the server, then the client; both must exit 0 before the deadline.
+# (":::" since the commands carry EAL's "--".) With WIRE_LISTEN_PORT set, the
+# client starts once the server listens on that TCP port.
+wire_pair() {
+	local deadline=$1 slog=$2 clog=$3 spid cpid rs rc
+	shift 3
+	local -a scmd=() ccmd=()
+	[ "$1" = ":::" ] && shift
+	while [ $# -gt 0 ] && [ "$1" != ":::" ]; do
+		scmd+=("$1")
+		shift
+	done
+	shift
+	ccmd=("$@")
+	wire_run server "$slog" "${scmd[@]}"
+	spid=$WIRE_PID
+	[ -n "${WIRE_LISTEN_PORT:-}" ] && wire_listening "$WIRE_LISTEN_PORT" "$deadline"
+	wire_run client "$clog" "${ccmd[@]}"
+	cpid=$WIRE_PID
+	wire_wait "$cpid" "$deadline"
+	rc=$?
+	wire_wait "$spid" 20
+	rs=$?
+	[ "$rc" -eq 0 ] && [ "$rs" -eq 0 ]
+}

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# app/pingpong, an EAL-style program that starts DPDK itself, through
+# scripts/pingpong.sh on a wire: the raw floor and the provider's modes, every
+# reply checked byte for byte (-c), and the table with its ratios printed.
+#
+# usage: pingpong_app.sh <pingpong> <directory of libdpdk-fi.so> <wire> <mode...>
+
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/harness.sh"
+
+export PINGPONG=$1 FI_PROVIDER_PATH=$2
+wire=$3
+shift 3
+if ! wire_available "$wire"; then
+	echo "$wire wire unavailable (needs root and ip netns)"
+	exit 77
+fi
+out=$("$here/../scripts/pingpong.sh" -w "$wire" -S 0,1,64,1000,1400 -I 2000 -c "$@" 2>&1)
+rc=$?
+echo "$out"
+check "pingpong over $wire exits 0" test "$rc" -eq 0
+for mode in raw "$@"; do
+	for size in 1 64 1000 1400; do
+		check "$mode $size B measured" contains "$out" "^$mode +$size +2000 "
+	done
+done
+check "the ratios against raw are printed" contains "$out" '^[a-z]+ +64 +.* [0-9]+\.[0-9]+x$'
+finish
