@@ -33,6 +33,56 @@ struct fi_dpdk_addr {
 	uint16_t port;		/**< endpoint port, network byte order */
 };
 
+/**
+ * Name of the endpoint extension, for fi_open_ops() on an endpoint:
+ *
+ *   struct fi_dpdk_ep_ops *ops;
+ *   fi_open_ops(&ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL);
+ *   ops->stats(ep, &stats);
+ */
+#define FI_DPDK_EP_OPS_1	"dpdk_ep_ops_v1"
+
+/** What an endpoint and its port counted (zeros where they do not apply). */
+struct fi_dpdk_ep_stats {
+	/* the reliable protocol (FI_EP_RDM) */
+	uint64_t tx_pkts;		/**< packets sent */
+	uint64_t tx_retransmits;	/**< of those, sent again */
+	uint64_t tx_timeouts;		/**< retransmission timeouts */
+	uint64_t tx_fast_retransmits;	/**< holes sent again before a timeout */
+	uint64_t tx_no_room;		/**< packets the port had no room for: as if lost */
+	uint64_t rx_pkts;		/**< packets received */
+	uint64_t rx_duplicates;		/**< had them already */
+	uint64_t rx_out_of_order;	/**< held until the hole before them filled */
+	uint64_t rx_beyond_window;	/**< dropped: too far ahead */
+	uint64_t rx_bad;		/**< dropped: CRC or header wrong */
+	uint64_t rx_stale;		/**< dropped: for or from another incarnation */
+	uint64_t rx_unknown;		/**< dropped: from no connection */
+	uint64_t rnr_sent;		/**< messages refused for want of a receive */
+	uint64_t rnr_received;
+	uint64_t acks_sent;		/**< acknowledgements sent alone */
+	uint64_t msgs_sent;
+	uint64_t msgs_received;
+	uint64_t peers_reset;		/**< connections ended by a peer's restart */
+	uint64_t peers_timed_out;	/**< peers given up after the deadline */
+	uint64_t peers_closed;		/**< connections ended by the peer's fi_close() */
+	/* the port's injected faults (FI_DPDK_FAULT), per direction: tx, rx */
+	uint64_t fault_frames[2];	/**< frames the injector saw */
+	uint64_t fault_dropped[2];
+	uint64_t fault_duplicated[2];
+	uint64_t fault_reordered[2];
+	uint64_t fault_corrupted[2];
+	/* the port's receive path */
+	uint64_t port_rx_bad;		/**< bad IPv4/UDP header or checksum */
+	uint64_t port_rx_dropped;	/**< the PMD's: no room, no mbuf, errors */
+};
+
+/** The endpoint extension. */
+struct fi_dpdk_ep_ops {
+	size_t size;			/**< sizeof(struct fi_dpdk_ep_ops) */
+	/** Copies the endpoint's statistics. @return 0 or -FI_EINVAL. */
+	int (*stats)(struct fid_ep *ep, struct fi_dpdk_ep_stats *stats);
+};
+
 #ifdef __cplusplus
 }
 #endif

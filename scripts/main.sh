@@ -4,8 +4,9 @@
 #
 # Installs the dependencies, builds, and runs the main job: Debian's fi_info
 # lists two virtual DPDK ports as libfabric domains, then app/pingpong runs
-# between two processes joined by memif and prints its latency table, the
-# raw-frame floor first, measured in the same run.
+# between two processes joined by memif: round trips of raw frames (the
+# floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
+# rate of raw frames, all measured in the same run.
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -24,5 +25,8 @@ echo "== progress and nic of each domain (fi_info -p dpdk -v)"
 FI_DPDK_EAL_ARGS="$eal" fi_info -p dpdk -v |
 	grep -E '^    fi_domain_attr:|^        name: net|_progress:|^    nic:|driver:|state:|speed:|address: [0-9A-F]'
 echo
-echo "== pingpong between two processes over memif: raw frames, then FI_EP_DGRAM"
-"$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400 -I 100000 dgram
+echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_EP_RDM"
+"$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400 -I 100000 dgram rdm
+echo
+echo "== one-way streams over memif: raw frames, then FI_EP_RDM messages"
+"$top/scripts/pingpong.sh" -w memif -s -S 64,65536,1048576 rdm

@@ -6,8 +6,9 @@
 # prints each table with the median round trip as a ratio of the raw floor
 # measured in the same run.
 #
-# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-c] [mode ...]
-#   modes: raw (always first), dgram, rdm; -c checks every reply's bytes
+# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-c] [-s] [mode ...]
+#   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
+#   -s streams one way instead (message rate and bandwidth, ratio to raw's)
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,12 +18,14 @@ wire=memif
 sizes=64,256,1024,1400
 iters=
 verify=
-while getopts "w:S:I:c" op; do
+stream=
+while getopts "w:S:I:cs" op; do
 	case $op in
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
 	I) iters="-I $OPTARG" ;;
 	c) verify=-c ;;
+	s) stream=--stream ;;
 	*) exit 2 ;;
 	esac
 done
@@ -47,8 +50,8 @@ for mode in raw "${modes[@]}"; do
 	esac
 	# shellcheck disable=SC2086
 	if ! wire_pair 300 "$tmp/$mode.server" "$tmp/$mode.json" \
-		::: "$pp" $(wire_eal server) -- "${args[@]}" -S "$sizes" $iters $verify --json \
-		::: "$pp" $(wire_eal client) -- "${args[@]}" -S "$sizes" $iters $verify --json \
+		::: "$pp" $(wire_eal server) -- "${args[@]}" -S "$sizes" $iters $verify $stream --json \
+		::: "$pp" $(wire_eal client) -- "${args[@]}" -S "$sizes" $iters $verify $stream --json \
 		"$host"; then
 		echo "pingpong $mode failed over $wire:" >&2
 		cat "$tmp/$mode.server" "$tmp/$mode.json" >&2
@@ -57,13 +60,27 @@ for mode in raw "${modes[@]}"; do
 done
 [ $status -eq 0 ] || exit 1
 
-python3 - "$wire" "$tmp" raw "${modes[@]}" <<'PY'
+python3 - "$wire" "$tmp" "$stream" raw "${modes[@]}" <<'PY'
 import json, re, sys
-wire, tmp, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
+wire, tmp, stream, modes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 def load(mode):
     text = open("%s/%s.json" % (tmp, mode)).read()
     return json.loads(text[text.index("["):text.rindex("]") + 1])
 results = {m: load(m) for m in modes}
+if stream:
+    # raw frames carry min(size, MTU) bytes each: the wire's own rate
+    rate = {r["size"]: r["mbyte_s"] for r in results["raw"]}
+    print("one-way stream over %s; vs raw: bandwidth as a share of raw frames' "
+          "at the same size" % wire)
+    print("%-6s %9s %9s %9s %9s %8s" % ("mode", "bytes", "msgs", "Mmsg/s", "MB/s",
+          "vs raw"))
+    for m in modes:
+        for r in results[m]:
+            share = ("%7.0f%%" % (100.0 * r["mbyte_s"] / rate[r["size"]])
+                     if r["size"] in rate else "-")
+            print("%-6s %9d %9d %9.3f %9.1f %8s" % (m, r["size"], r["iters"],
+                  r["mmsg_s"], r["mbyte_s"], share))
+    sys.exit(0)
 floor = {r["size"]: r["median_us"] for r in results["raw"]}
 print("pingpong over %s, round trip times in microseconds" % wire)
 print("%-6s %7s %7s %8s %8s %8s %9s %8s %9s %10s" % ("mode", "bytes", "iters", "min",

@@ -3,7 +3,8 @@
 # Copyright(c) 2026 The fi-dpdk authors
 #
 # Installs the dependencies, builds, and runs every test: the whole suite,
-# then the unit suites and the DGRAM wire test again under AddressSanitizer.
+# then the unit suites and the two-process wire tests (DGRAM, RDM chaos and
+# peer death) again under AddressSanitizer.
 # The last line is "N passed, N failed"; a skipped test counts as failed.
 
 set -u
@@ -18,7 +19,7 @@ echo "== test suite"
 meson test -C build --no-suite bench --print-errorlogs --logbase tests
 echo "== benchmarks (figures, not pass/fail on speed)"
 meson test -C build --suite bench --verbose --logbase bench
-echo "== unit suites and a two-process wire test under AddressSanitizer"
+echo "== unit suites and the two-process wire tests under AddressSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	meson test -C build-asan --suite unit --suite wire --print-errorlogs --logbase asan
 

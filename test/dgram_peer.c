@@ -54,7 +54,7 @@ post_rx(struct peer *p, size_t len)
 
 /* Reads completions until a receive completes; send completions are counted. */
 static ssize_t
-wait_rx(struct peer *p, struct fi_cq_data_entry *e, fi_addr_t *src,
+wait_rx(struct peer *p, struct fi_cq_tagged_entry *e, fi_addr_t *src,
 	struct fi_cq_err_entry *err, int timeout_ms)
 {
 	uint64_t deadline = peer_now_ms() + (uint64_t)timeout_ms;
@@ -78,7 +78,7 @@ wait_rx(struct peer *p, struct fi_cq_data_entry *e, fi_addr_t *src,
 static void
 serve(struct peer *p)
 {
-	struct fi_cq_data_entry e;
+	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	uint32_t echoed = 0, polls = 0;
 	fi_addr_t src;
@@ -161,7 +161,7 @@ serve(struct peer *p)
 static int
 ping(struct peer *p, size_t size, bool inject)
 {
-	struct fi_cq_data_entry e;
+	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	int tries;
 	ssize_t n;
@@ -205,7 +205,7 @@ ping(struct peer *p, size_t size, bool inject)
 static void
 drive(struct peer *p)
 {
-	struct fi_cq_data_entry e;
+	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	uint64_t deadline;
 	int retries = 0, r, hello = 0;

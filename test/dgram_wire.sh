@@ -14,10 +14,7 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 . "$here/harness.sh"
 
-peer=$1
-export FI_PROVIDER_PATH=$2
-tmp=$(mktemp -d)
-trap 'wire_teardown; rm -rf "$tmp"' EXIT
+wire_test_init "$1" "$2"
 
 # run WIRE ENCAP: one pair, its checks
 run() {

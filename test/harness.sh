@@ -13,6 +13,8 @@
 #   wire_run server|client LOG CMD.. # starts CMD in the background (its netns)
 #   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
 #   wire_teardown                    # (also run on exit)
+#   wire_test_init PEER PROVIDER_DIR # a test script's start: $peer, the
+#                                    # provider's path, $tmp (all undone on exit)
 #
 # Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP.
 
@@ -24,6 +26,13 @@ WIRE_NS_C=
 WIRE_SERVER_IP=
 WIRE_CLIENT_IP=
 WIRE_EAL_COMMON="--no-huge -m 512 --no-pci --no-telemetry --log-level=notice"
+
+wire_test_init() {
+	peer=$1
+	export FI_PROVIDER_PATH=$2
+	tmp=$(mktemp -d)
+	trap 'wire_teardown; rm -rf "$tmp"' EXIT
+}
 
 wire_teardown() {
 	local pid

@@ -87,7 +87,7 @@ peer_verify(const uint8_t *buf, size_t len, uint32_t seed)
 static int
 open_fabric(struct peer *p, enum fi_ep_type type, uint64_t caps)
 {
-	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .size = 1024 };
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 1024 };
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP };
 	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
 	struct fi_info *hints = fi_allocinfo();
@@ -115,14 +115,47 @@ open_fabric(struct peer *p, enum fi_ep_type type, uint64_t caps)
 	return 0;
 }
 
+/* The server waits for its client while its endpoint keeps answering the
+ * wire (manual progress: a restarted server must reject its predecessor's
+ * traffic at once). */
+static int
+accept_progressing(struct peer *p, uint16_t port)
+{
+	uint64_t deadline = peer_now_ms() + CTRL_WAIT_S * 1000;
+	int lfd = pp_ctrl_listen(port), fd = -1;
+
+	while (lfd >= 0 && fd < 0 && peer_now_ms() < deadline) {
+		fd = pp_ctrl_accept_wait(lfd, 1);
+		fi_cq_read(p->cq, NULL, 0);
+	}
+	if (lfd >= 0)
+		close(lfd);
+	return fd;
+}
+
+static int
+swap_names(struct peer *p)
+{
+	char name[64];
+	size_t len = sizeof(name);
+	int n;
+
+	PEER_TRY(fi_getname(&p->ep->fid, name, &len));
+	if (pp_ctrl_send(p->ctrl, name, (uint32_t)len) != 0)
+		return -1;
+	n = pp_ctrl_recv(p->ctrl, p->peer_name, sizeof(p->peer_name));
+	if (n <= 0)
+		return -1;
+	p->peer_name_len = (size_t)n;
+	return 0;
+}
+
 int
 peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t caps)
 {
 	const char *host = "127.0.0.1";
 	uint16_t port = CTRL_PORT;
-	char name[64];
-	size_t len = sizeof(name);
-	int i, n;
+	int i;
 
 	memset(p, 0, sizeof(*p));
 	p->ctrl = -1;
@@ -137,21 +170,24 @@ peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t 
 		else
 			host = argv[i];
 	}
+	p->host = host;
+	p->port = port;
 	/* the server's port first: a memif client needs a listening server */
 	if (p->server && open_fabric(p, type, caps) != 0)
 		return -1;
-	p->ctrl = p->server ? pp_ctrl_accept(port, CTRL_WAIT_S) :
+	p->ctrl = p->server ? accept_progressing(p, port) :
 			      pp_ctrl_connect(host, port, CTRL_WAIT_S);
 	if (p->ctrl < 0 || (!p->server && open_fabric(p, type, caps) != 0))
 		return -1;
-	PEER_TRY(fi_getname(&p->ep->fid, name, &len));
-	if (pp_ctrl_send(p->ctrl, name, (uint32_t)len) != 0)
-		return -1;
-	n = pp_ctrl_recv(p->ctrl, p->peer_name, sizeof(p->peer_name));
-	if (n <= 0)
-		return -1;
-	p->peer_name_len = (size_t)n;
-	return 0;
+	return swap_names(p);
+}
+
+int
+peer_reconnect(struct peer *p)
+{
+	close(p->ctrl);
+	p->ctrl = pp_ctrl_connect(p->host, p->port, CTRL_WAIT_S);
+	return p->ctrl < 0 ? -1 : swap_names(p);
 }
 
 int
@@ -161,7 +197,7 @@ peer_insert(struct peer *p)
 }
 
 ssize_t
-peer_wait(struct peer *p, struct fi_cq_data_entry *e, fi_addr_t *src,
+peer_wait(struct peer *p, struct fi_cq_tagged_entry *e, fi_addr_t *src,
 	  struct fi_cq_err_entry *err, int timeout_ms)
 {
 	uint64_t deadline = peer_now_ms() + (uint64_t)timeout_ms;

@@ -40,6 +40,8 @@ struct peer {
 	size_t peer_name_len;
 	int ctrl;		/* the control connection */
 	bool server;
+	const char *host;	/* the server's, for the control connection */
+	uint16_t port;
 };
 
 /** Prints "ok N - what" or "not ok N - what" and counts failures. */
@@ -50,12 +52,18 @@ int peer_failures(void);
 
 /**
  * Parses "server|client [host] [-P ctrl_port]", opens an endpoint of this
- * type with these caps (FI_CQ_FORMAT_DATA CQ, send and receive counters),
+ * type with these caps (FI_CQ_FORMAT_TAGGED CQ, send and receive counters),
  * connects the control channel, swaps endpoint names (not inserted).
  *
  * @return 0 or -1 (reported).
  */
 int peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t caps);
+
+/**
+ * Client: connects the control channel again, to a new server at the same
+ * address, and swaps names with it. @return 0 or -1.
+ */
+int peer_reconnect(struct peer *p);
 
 /** Inserts the other side's name into the AV (peer_addr). @return 0 or -1. */
 int peer_insert(struct peer *p);
@@ -74,7 +82,7 @@ int peer_finish(struct peer *p);
  *
  * @return 1, -FI_EAGAIN at the timeout, -FI_EAVAIL, or another error.
  */
-ssize_t peer_wait(struct peer *p, struct fi_cq_data_entry *e, fi_addr_t *src,
+ssize_t peer_wait(struct peer *p, struct fi_cq_tagged_entry *e, fi_addr_t *src,
 		  struct fi_cq_err_entry *err, int timeout_ms);
 
 /** Control channel: a one-byte message and its wait. */

@@ -8,7 +8,9 @@
  * buffers: every length from 0 to beyond an MTU, every alignment, and mbuf
  * chains whose segments have odd lengths, where the 16-bit lanes of a
  * segment are swapped. (DPDK 22.11's own rte_ipv4_udptcp_cksum_mbuf() is not
- * the reference: it drops carries on such chains.)
+ * the reference: it drops carries on such chains.) The CRC32C
+ * (drivers/net_pmd/crc32c.h) against a bit-at-a-time reference, across the
+ * lengths where its three lanes, their merge and its tail change shape.
  */
 
 #include <stdlib.h>
@@ -21,10 +23,12 @@
 #include <rte_udp.h>
 
 #include "cksum.h"
+#include "crc32c.h"
 #include "test_util.h"
 
 #define MAX_LEN		2100
 #define NB_SEGS_MAX	5
+#define LONG_LEN	(200 * 1024)
 
 static struct rte_mempool *pool;
 static uint8_t data[MAX_LEN + 64];
@@ -169,6 +173,95 @@ test_udp_single_and_chained(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* CRC32C one bit at a time: the definition, independent of any instruction. */
+static uint32_t
+crc_ref(const uint8_t *p, size_t len, uint32_t crc)
+{
+	int b;
+
+	while (len-- > 0) {
+		crc ^= *p++;
+		for (b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (crc & 1 ? 0x82f63b78u : 0);
+	}
+	return crc;
+}
+
+static void
+test_crc_check_value(void)
+{
+	/* the CRC-32C catalogue's check value, with the usual inversions */
+	CU_ASSERT_EQUAL(~crc_ref((const uint8_t *)"123456789", 9, UINT32_MAX), 0xe3069283u);
+	CU_ASSERT_EQUAL(~dfi_crc32c("123456789", 9, UINT32_MAX), 0xe3069283u);
+}
+
+/* Checks crc and copy of len bytes at src+align; returns the mismatches. */
+static int
+crc_check_one(const uint8_t *src, uint8_t *dst, size_t len, uint32_t seed)
+{
+	uint32_t want = crc_ref(src, len, seed);
+	int bad = 0;
+
+	memset(dst, 0xa5, len + 16);
+	if (dfi_crc32c(src, len, seed) != want)
+		bad++;
+	if (dfi_crc32c_copy(dst + 8, src, len, seed) != want)
+		bad++;
+	/* the bytes copied, and none on either side of them */
+	if (memcmp(dst + 8, src, len) != 0 || dst[7] != 0xa5 || dst[len + 8] != 0xa5)
+		bad++;
+	return bad;
+}
+
+static void
+test_crc_every_length_and_alignment(void)
+{
+	static uint8_t dst[MAX_LEN + 64];
+	size_t len, align;
+	int bad = 0;
+
+	for (align = 0; align < 8; align++)
+		for (len = 0; len <= MAX_LEN; len++)
+			bad += crc_check_one(data + align, dst + align, len,
+					     len % 2 ? UINT32_MAX : (uint32_t)len * 2654435761u);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void
+test_crc_long_and_continued(void)
+{
+	/* several rounds of full lanes (1024 B each), and every tail after them */
+	static const size_t lens[] = { 3071, 3072, 3073, 3079, 3080, 3264, 6143, 6144, 6145,
+				       9216, 65536, 65543, LONG_LEN - 1 };
+	uint8_t *src = malloc(LONG_LEN + 8), *dst = malloc(LONG_LEN + 32);
+	uint32_t whole, part;
+	size_t i, cut;
+	int bad = 0;
+
+	CU_ASSERT_FATAL(src != NULL && dst != NULL);
+	for (i = 0; i < LONG_LEN + 8; i++)
+		src[i] = (uint8_t)rand();
+	for (i = 0; i < RTE_DIM(lens); i++)
+		bad += crc_check_one(src + i % 8, dst, lens[i], UINT32_MAX);
+	/* a sum carried from one buffer into the next is the sum of both */
+	whole = crc_ref(src, 20000, UINT32_MAX);
+	for (cut = 0; cut <= 20000; cut += 997) {
+		part = dfi_crc32c(src, cut, UINT32_MAX);
+		if (dfi_crc32c(src + cut, 20000 - cut, part) != whole)
+			bad++;
+	}
+	/* one flipped bit anywhere is caught */
+	for (i = 0; i < 20000; i += 1231) {
+		src[i] ^= 0x04;
+		if (dfi_crc32c(src, 20000, UINT32_MAX) == whole)
+			bad++;
+		src[i] ^= 0x04;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	free(src);
+	free(dst);
+}
+
 static int
 suite_init(void)
 {
@@ -196,6 +289,9 @@ static CU_TestInfo tests[] = {
 	{ "raw sum: all ones, all zeros, carried partial sums", test_raw_extremes },
 	{ "IPv4 header checksum", test_ipv4_header },
 	{ "UDP checksum over chains with odd segments", test_udp_single_and_chained },
+	{ "CRC32C check value", test_crc_check_value },
+	{ "CRC32C and copy: every length 0..2100 at 8 alignments", test_crc_every_length_and_alignment },
+	{ "CRC32C: long buffers, carried sums, flipped bits", test_crc_long_and_continued },
 	CU_TEST_INFO_NULL,
 };
 

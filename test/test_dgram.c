@@ -27,48 +27,14 @@
 static struct test_domain td;
 static struct fid_av *av;
 
-struct node {
-	struct fid_ep *ep;
-	struct fid_cq *cq;
-	struct fid_cntr *tx_cntr;
-	struct fid_cntr *rx_cntr;
-	fi_addr_t addr;		/* in the shared AV */
-};
-
-static struct node a, b;
+static struct test_node a, b;
 
 static int
-node_open(struct node *n, enum fi_cq_format format)
+node_open(struct test_node *n, enum fi_cq_format format)
 {
 	struct fi_cq_attr cq_attr = { .format = format, .wait_obj = FI_WAIT_UNSPEC, .size = 64 };
-	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP,
-					  .wait_obj = FI_WAIT_UNSPEC };
-	char name[64];
-	size_t len = sizeof(name);
-	int ret;
 
-	ret = fi_endpoint(td.domain, td.info, &n->ep, n);
-	ret = ret ? ret : fi_cq_open(td.domain, &cq_attr, &n->cq, NULL);
-	ret = ret ? ret : fi_cntr_open(td.domain, &cntr_attr, &n->tx_cntr, NULL);
-	ret = ret ? ret : fi_cntr_open(td.domain, &cntr_attr, &n->rx_cntr, NULL);
-	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid, FI_SEND);
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid, FI_RECV);
-	ret = ret ? ret : fi_enable(n->ep);
-	ret = ret ? ret : fi_getname(&n->ep->fid, name, &len);
-	ret = ret ? ret : (fi_av_insert(av, name, 1, &n->addr, 0, NULL) == 1 ? 0 : -1);
-	return ret;
-}
-
-static void
-node_close(struct node *n)
-{
-	fi_close(&n->ep->fid);
-	fi_close(&n->cq->fid);
-	fi_close(&n->tx_cntr->fid);
-	fi_close(&n->rx_cntr->fid);
-	memset(n, 0, sizeof(*n));
+	return test_node_open(n, &td, av, &cq_attr, FI_WAIT_UNSPEC);
 }
 
 static int
@@ -85,8 +51,8 @@ suite_init(void)
 static int
 suite_clean(void)
 {
-	node_close(&a);
-	node_close(&b);
+	test_node_close(&a);
+	test_node_close(&b);
 	fi_close(&av->fid);
 	test_domain_close(&td);
 	return 0;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
 
 #include <rte_eal.h>
 
@@ -113,4 +115,42 @@ test_domain_close(struct test_domain *td)
 		fi_close(&td->fabric->fid);
 	fi_freeinfo(td->info);
 	memset(td, 0, sizeof(*td));
+}
+
+int
+test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av *av,
+	       const struct fi_cq_attr *cq_attr, enum fi_wait_obj cntr_wait)
+{
+	struct fi_cq_attr cq = *cq_attr;
+	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = cntr_wait };
+	char name[64];
+	size_t len = sizeof(name);
+	int ret;
+
+	ret = fi_endpoint(td->domain, td->info, &n->ep, n);
+	ret = ret ? ret : fi_cq_open(td->domain, &cq, &n->cq, NULL);
+	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->tx_cntr, NULL);
+	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, NULL);
+	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid, FI_SEND);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid, FI_RECV);
+	ret = ret ? ret : fi_enable(n->ep);
+	ret = ret ? ret : fi_getname(&n->ep->fid, name, &len);
+	ret = ret ? ret : (fi_av_insert(av, name, 1, &n->addr, 0, NULL) == 1 ? 0 : -1);
+	return ret;
+}
+
+void
+test_node_close(struct test_node *n)
+{
+	if (n->ep != NULL)
+		fi_close(&n->ep->fid);
+	if (n->cq != NULL)
+		fi_close(&n->cq->fid);
+	if (n->tx_cntr != NULL)
+		fi_close(&n->tx_cntr->fid);
+	if (n->rx_cntr != NULL)
+		fi_close(&n->rx_cntr->fid);
+	memset(n, 0, sizeof(*n));
 }

@@ -14,6 +14,7 @@
 #include <CUnit/Basic.h>
 
 #include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
 
 /** EAL arguments for tests that let the provider start DPDK. */
 #define TEST_EAL_BASE	"--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"
@@ -53,6 +54,23 @@ struct test_domain {
 int test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
 		     uint64_t caps);
 void test_domain_close(struct test_domain *td);
+
+/** An enabled endpoint with its CQ and send and receive counters, in an AV. */
+struct test_node {
+	struct fid_ep *ep;
+	struct fid_cq *cq;
+	struct fid_cntr *tx_cntr;
+	struct fid_cntr *rx_cntr;
+	fi_addr_t addr;		/* its address in the AV */
+};
+
+/**
+ * Opens n on td's domain: a CQ of cq_attr for both directions, counters
+ * waiting with cntr_wait, bound to av and inserted in it; 0 or an error.
+ */
+int test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av *av,
+		   const struct fi_cq_attr *cq_attr, enum fi_wait_obj cntr_wait);
+void test_node_close(struct test_node *n);
 
 /** @return the number of entries in an fi_info list. */
 int test_info_count(const struct fi_info *info);

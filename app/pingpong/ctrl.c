@@ -17,11 +17,10 @@
 #include "ctrl.h"
 
 int
-pp_ctrl_accept(uint16_t port, int timeout_s)
+pp_ctrl_listen(uint16_t port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct pollfd pfd;
-	int lfd, fd = -1, one = 1;
+	int lfd, one = 1;
 
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
@@ -32,15 +31,34 @@ pp_ctrl_accept(uint16_t port, int timeout_s)
 		close(lfd);
 		return -1;
 	}
-	pfd.fd = lfd;
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, timeout_s * 1000) == 1)
-		fd = accept(lfd, NULL, NULL);
-	else
-		fprintf(stderr, "pingpong: no client within %d s\n", timeout_s);
-	close(lfd);
+	return lfd;
+}
+
+int
+pp_ctrl_accept_wait(int lfd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	int fd, one = 1;
+
+	if (poll(&pfd, 1, timeout_ms) != 1)
+		return -1;
+	fd = accept(lfd, NULL, NULL);
 	if (fd >= 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+int
+pp_ctrl_accept(uint16_t port, int timeout_s)
+{
+	int lfd = pp_ctrl_listen(port), fd;
+
+	if (lfd < 0)
+		return -1;
+	fd = pp_ctrl_accept_wait(lfd, timeout_s * 1000);
+	if (fd < 0)
+		fprintf(stderr, "pingpong: no client within %d s\n", timeout_s);
+	close(lfd);
 	return fd;
 }
 

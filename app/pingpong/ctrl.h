@@ -17,6 +17,11 @@
 /** Server: listens on port and accepts one client. @return the socket, or -1. */
 int pp_ctrl_accept(uint16_t port, int timeout_s);
 
+/** The two halves of pp_ctrl_accept(), for a server with work to do meanwhile:
+ *  @return the listening socket, or the connection once one comes; -1. */
+int pp_ctrl_listen(uint16_t port);
+int pp_ctrl_accept_wait(int lfd, int timeout_ms);
+
 /** Client: connects, retrying until timeout_s. @return the socket, or -1. */
 int pp_ctrl_connect(const char *host, uint16_t port, int timeout_s);
 

@@ -307,6 +307,143 @@ fab_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	return ret == 0 ? (int)n : -1;
 }
 
+/* -- streams -- */
+
+#define STREAM_RX	256	/* receives posted */
+#define STREAM_RX_BYTES	((size_t)8 << 20)
+#define STREAM_TX	64	/* sends in flight, when not injected */
+#define STREAM_BATCH	64
+
+static uint8_t **stream_bufs;
+static struct fi_context stream_ctx[STREAM_RX];
+
+static uint64_t
+fab_count(void *arg, uint64_t *bytes)
+{
+	size_t size = *(const size_t *)arg;
+	struct fi_cq_msg_entry e[STREAM_BATCH];
+	uint64_t got = 0;
+	ssize_t n, i;
+	int k;
+
+	n = fi_cq_read(fab.cq, e, STREAM_BATCH);
+	for (i = 0; i < n; i++) {
+		if (!(e[i].flags & FI_RECV))
+			continue;
+		got++;
+		*bytes += e[i].len;
+		k = (int)((struct fi_context *)e[i].op_context - stream_ctx);
+		fi_recv(fab.ep, stream_bufs[k], size, NULL, FI_ADDR_UNSPEC, &stream_ctx[k]);
+	}
+	return got;
+}
+
+/* Sends iters messages of size, keeping many in flight. @return those sent. */
+static uint64_t
+fab_blast(size_t size, uint64_t iters)
+{
+	struct fi_cq_msg_entry e[STREAM_BATCH];
+	bool inject = size <= fab.info->tx_attr->inject_size;
+	uint64_t sent = 0, in_flight = 0;
+	ssize_t ret, n, i;
+
+	while (sent < iters || in_flight > 0) {
+		ret = -FI_EAGAIN;
+		if (sent < iters && (inject || in_flight < STREAM_TX)) {
+			ret = inject ? fi_inject(fab.ep, fab.tx_buf, size, fab.peer) :
+				       fi_send(fab.ep, fab.tx_buf, size, NULL, fab.peer,
+					       &fab.tx_ctx);
+			if (ret == 0) {
+				sent++;
+				in_flight += !inject;
+				continue;
+			}
+			if (ret != -FI_EAGAIN)
+				break;
+		}
+		n = fi_cq_read(fab.cq, e, STREAM_BATCH);
+		for (i = 0; i < n; i++)
+			in_flight -= (e[i].flags & FI_SEND) != 0;
+		if (n == -FI_EAVAIL)
+			break;
+	}
+	return sent;
+}
+
+/* Reads what the CQ holds, errors (cancelled receives) included. */
+static void
+fab_drain(void)
+{
+	struct fi_cq_msg_entry e[8];
+	struct fi_cq_err_entry err;
+	ssize_t n;
+
+	do {
+		n = fi_cq_read(fab.cq, e, 8);
+		if (n == -FI_EAVAIL)
+			fi_cq_readerr(fab.cq, &err, 0);
+	} while (n != -FI_EAGAIN);
+}
+
+/* One way: the client sends, the server counts. */
+static int
+fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
+{
+	const char *mode = fab.reliable ? "rdm" : "dgram";
+	unsigned int s, n = 0;
+	size_t size;
+	int k, nb_rx = 0;
+
+	if (fab_exchange(ctrl) != 0 ||
+	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
+		return -1;
+	/* the receives the latency loop posted are not used here */
+	fi_cancel(&fab.ep->fid, &fab.rx_ctx[0]);
+	fi_cancel(&fab.ep->fid, &fab.rx_ctx[1]);
+	fab_drain();
+	for (s = 0; s < o->nb_sizes; s++) {
+		size = RTE_MIN(o->sizes[s], fab.buf_size);
+		if (o->server) {
+			/*
+			 * Receives for the stream: enough to cover what is in
+			 * flight, in at most STREAM_RX_BYTES, reused as osu_bw
+			 * and fi_bw reuse theirs (the raw floor's mbufs stay in
+			 * cache too).
+			 */
+			nb_rx = (int)RTE_MIN((size_t)STREAM_RX, STREAM_RX_BYTES /
+					     RTE_MAX(size, (size_t)1));
+			nb_rx = RTE_MAX(nb_rx, 2);
+			stream_bufs = calloc((size_t)nb_rx, sizeof(*stream_bufs));
+			for (k = 0; stream_bufs != NULL && k < nb_rx; k++) {
+				stream_bufs[k] = malloc(RTE_MAX(size, (size_t)1));
+				if (stream_bufs[k] == NULL ||
+				    fi_recv(fab.ep, stream_bufs[k], size, NULL, FI_ADDR_UNSPEC,
+					    &stream_ctx[k]) != 0)
+					return -1;
+			}
+		}
+		if (pp_ctrl_sync(ctrl) != 0)
+			return -1;
+		if (o->server) {
+			if (pp_stream_serve(ctrl, pp_iters(o, size), fab_count, &size) != 0)
+				return -1;
+			for (k = 0; k < nb_rx; k++) {
+				fi_cancel(&fab.ep->fid, &stream_ctx[k]);
+				free(stream_bufs[k]);
+			}
+			fab_drain();
+			free(stream_bufs);
+			stream_bufs = NULL;
+			continue;
+		}
+		if (pp_stream_result(ctrl, fab_blast(size, pp_iters(o, size)), fab_drain, mode,
+				     size, &res[n]) != 0)
+			return -1;
+		n++;
+	}
+	return (int)n;
+}
+
 static void
 fab_teardown(void)
 {
@@ -331,6 +468,7 @@ const struct pp_mode_ops pp_fab_dgram_ops = {
 	.name = "dgram",
 	.setup = fab_dgram_setup,
 	.run = fab_run,
+	.stream = fab_stream,
 	.teardown = fab_teardown,
 };
 
@@ -338,5 +476,6 @@ const struct pp_mode_ops pp_fab_rdm_ops = {
 	.name = "rdm",
 	.setup = fab_rdm_setup,
 	.run = fab_run,
+	.stream = fab_stream,
 	.teardown = fab_teardown,
 };

@@ -35,6 +35,7 @@ struct pp_opts {
 	int timeout_s;
 	bool json;
 	bool verify;
+	bool stream;			/* one way, many in flight: rate and bandwidth */
 	const char *domain;		/* DPDK port name */
 };
 
@@ -44,6 +45,8 @@ struct pp_mode_ops {
 	int (*setup)(const struct pp_opts *o);
 	/* Runs the sizes; the client fills results. @return results or -1. */
 	int (*run)(const struct pp_opts *o, int ctrl, struct pp_result *res);
+	/* The same, one way (--stream): the client sends, the server counts. */
+	int (*stream)(const struct pp_opts *o, int ctrl, struct pp_result *res);
 	void (*teardown)(void);
 };
 
@@ -53,6 +56,28 @@ extern const struct pp_mode_ops pp_fab_rdm_ops;
 
 /** Iterations for a size when -I is not given. */
 uint32_t pp_iters(const struct pp_opts *o, size_t size);
+
+/*
+ * Streams (--stream): the client sends, then says how many; the server
+ * counts what arrives and reports its rate, measured from the first arrival
+ * to the last.
+ */
+
+/** Server: what one poll brought: @return messages, *bytes their payload. */
+typedef uint64_t (*pp_stream_poll_t)(void *arg, uint64_t *bytes);
+
+/**
+ * Server: polls until iters messages arrived, or until the client said it
+ * is done and nothing more came for 50 ms; then reports. @return 0 or -1.
+ */
+int pp_stream_serve(int ctrl, uint64_t iters, pp_stream_poll_t poll, void *arg);
+
+/**
+ * Client: says how many it sent, gets the server's report as a result,
+ * calling progress (if any) meanwhile.
+ */
+int pp_stream_result(int ctrl, uint64_t sent, void (*progress)(void), const char *mode,
+		     size_t size, struct pp_result *res);
 
 /** Fills buf with a pattern of the iteration, and checks one. */
 /*

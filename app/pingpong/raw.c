@@ -193,6 +193,97 @@ raw_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	return ret == 0 ? (int)n : -1;
 }
 
+/* -- streams -- */
+
+static uint64_t
+raw_count(void *arg __rte_unused, uint64_t *bytes)
+{
+	struct rte_mbuf *pkts[RAW_BURST];
+	uint16_t n, i, ours = 0;
+
+	n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+	for (i = 0; i < n; i++) {
+		if (is_ours(pkts[i])) {
+			ours++;
+			*bytes += rte_pktmbuf_data_len(pkts[i]) - sizeof(struct rte_ether_hdr);
+		}
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	return ours;
+}
+
+/*
+ * Sends bytes of payload to peer as frames of at most an MTU, built as the
+ * provider builds its own: a fresh mbuf each, the payload copied in.
+ * @return the frames sent.
+ */
+static uint64_t
+raw_blast(const struct rte_ether_addr *peer, const uint8_t *data, size_t frame_payload,
+	  uint64_t frames)
+{
+	struct rte_mbuf *pkts[RAW_BURST];
+	struct rte_ether_hdr *eth;
+	uint64_t sent = 0;
+	uint16_t n, i, done;
+
+	while (sent < frames) {
+		n = (uint16_t)RTE_MIN((uint64_t)RAW_BURST, frames - sent);
+		if (rte_pktmbuf_alloc_bulk(raw_pool, pkts, n) != 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(pkts[i],
+				(uint16_t)(sizeof(*eth) + RTE_MAX(frame_payload, (size_t)46)));
+			rte_ether_addr_copy(peer, &eth->dst_addr);
+			rte_ether_addr_copy(&raw_mac, &eth->src_addr);
+			eth->ether_type = rte_cpu_to_be_16(RAW_ETHER_TYPE);
+			memcpy(eth + 1, data, frame_payload);
+		}
+		for (done = 0; done < n;)
+			done = (uint16_t)(done + rte_eth_tx_burst(raw_port, 0, pkts + done, n - done));
+		sent += n;
+	}
+	return sent;
+}
+
+/* One way: iters * size bytes of payload in frames of at most an MTU. */
+static int
+raw_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_ether_addr peer;
+	size_t frame_payload;
+	uint64_t frames, sent;
+	unsigned int s, n = 0;
+	uint8_t *data;
+
+	rte_eth_dev_get_name_by_port(raw_port, name);
+	if (pp_wait_link(name, o->timeout_s) != 0 ||
+	    pp_ctrl_send(ctrl, &raw_mac, sizeof(raw_mac)) != 0 ||
+	    pp_ctrl_recv(ctrl, &peer, sizeof(peer)) != sizeof(peer))
+		return -1;
+	data = calloc(1, RTE_ETHER_MTU);
+	if (data == NULL)
+		return -1;
+	for (s = 0; s < o->nb_sizes; s++) {
+		frame_payload = RTE_MIN(o->sizes[s], (size_t)RTE_ETHER_MTU);
+		frames = ((uint64_t)pp_iters(o, o->sizes[s]) * RTE_MAX(o->sizes[s], (size_t)1) +
+			  frame_payload - 1) / RTE_MAX(frame_payload, (size_t)1);
+		if (pp_ctrl_sync(ctrl) != 0)
+			break;
+		if (o->server) {
+			if (pp_stream_serve(ctrl, frames, raw_count, NULL) != 0)
+				break;
+			continue;
+		}
+		sent = raw_blast(&peer, data, frame_payload, frames);
+		if (pp_stream_result(ctrl, sent, NULL, "raw", o->sizes[s], &res[n]) != 0)
+			break;
+		n++;
+	}
+	free(data);
+	return s == o->nb_sizes ? (int)n : -1;
+}
+
 static void
 raw_teardown(void)
 {
@@ -208,5 +299,6 @@ const struct pp_mode_ops pp_raw_ops = {
 	.name = "raw",
 	.setup = raw_setup,
 	.run = raw_run,
+	.stream = raw_stream,
 	.teardown = raw_teardown,
 };

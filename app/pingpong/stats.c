@@ -49,13 +49,20 @@ pp_report(const struct pp_result *r, unsigned int n, bool json)
 	if (json) {
 		printf("[\n");
 		for (i = 0; i < n; i++)
-			printf("  {\"mode\": \"%s\", \"size\": %zu, \"iters\": %u, "
-			       "\"min_us\": %.3f, \"median_us\": %.3f, \"p99_us\": %.3f, "
-			       "\"p999_us\": %.3f, \"mmsg_s\": %.3f, \"mbyte_s\": %.1f}%s\n",
-			       r[i].mode, r[i].size, r[i].iters, r[i].min_us, r[i].median_us,
-			       r[i].p99_us, r[i].p999_us, r[i].mmsg_s, r[i].mbyte_s,
-			       i + 1 < n ? "," : "");
+			printf("  {\"mode\": \"%s\", \"stream\": %s, \"size\": %zu, "
+			       "\"iters\": %u, \"min_us\": %.3f, \"median_us\": %.3f, "
+			       "\"p99_us\": %.3f, \"p999_us\": %.3f, \"mmsg_s\": %.3f, "
+			       "\"mbyte_s\": %.1f}%s\n", r[i].mode, r[i].stream ? "true" : "false",
+			       r[i].size, r[i].iters, r[i].min_us, r[i].median_us, r[i].p99_us,
+			       r[i].p999_us, r[i].mmsg_s, r[i].mbyte_s, i + 1 < n ? "," : "");
 		printf("]\n");
+		return;
+	}
+	if (n > 0 && r[0].stream) {
+		printf("%-6s %8s %9s %8s %9s\n", "mode", "bytes", "messages", "Mmsg/s", "MB/s");
+		for (i = 0; i < n; i++)
+			printf("%-6s %8zu %9u %8.3f %9.1f\n", r[i].mode, r[i].size, r[i].iters,
+			       r[i].mmsg_s, r[i].mbyte_s);
 		return;
 	}
 	printf("%-6s %8s %7s %9s %11s %9s %10s %8s %9s\n", "mode", "bytes", "iters", "min(us)",

@@ -21,6 +21,7 @@ struct pp_result {
 	double p999_us;
 	double mmsg_s;		/* messages per second, both directions, millions */
 	double mbyte_s;		/* payload bytes per second, both directions, MB */
+	bool stream;		/* one way: no round trips, rates only */
 };
 
 /**

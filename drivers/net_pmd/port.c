@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_bus.h>
+#include <rte_dev.h>
 #include <rte_ethdev.h>
 
 #include "dfi.h"
@@ -202,6 +204,8 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	limit = info.max_rx_pktlen - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	port->mtu = limit < mtu ? (uint16_t)limit : mtu;
 	port->socket_id = port_numa_node(port->port_id);
+	port->has_fcs = info.device != NULL && rte_dev_bus(info.device) != NULL &&
+			strcmp(rte_bus_name(rte_dev_bus(info.device)), "pci") == 0;
 
 	port->ifname[0] = '\0';
 	if (info.if_index != 0 && if_indextoname(info.if_index, port->ifname) == NULL)

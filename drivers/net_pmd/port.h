@@ -41,6 +41,7 @@ struct dfi_port {
 	uint32_t domain_refs;	/* open domains; facts are frozen while > 0 */
 	uint32_t lockfree_domains;	/* of those, FI_THREAD_DOMAIN ones */
 	uint32_t present;	/* facts could be read at the last scan */
+	bool has_fcs;		/* frames carry an Ethernet FCS: a PCI NIC, not a vdev */
 	struct rte_ether_addr mac;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	char ifname[IF_NAMESIZE];	/* kernel interface, "" when none */

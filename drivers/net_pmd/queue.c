@@ -111,6 +111,11 @@ port_configure(struct dfi_port *port)
 	ret = pool_create(port);
 	if (ret != 0)
 		return ret;
+	if (rt->fault == NULL) {
+		ret = dfi_fault_create(dfi_queue_conf.fault, port->port_id, rt->pool, &rt->fault);
+		if (ret != 0)
+			return ret;
+	}
 	memset(&conf, 0, sizeof(conf));
 	/* no RSS: what no rule steers goes to queue 0 */
 	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
@@ -190,8 +195,9 @@ dfi_port_start(struct dfi_port *port)
 	if (ret == 0)
 		ret = rte_eth_dev_start(port->port_id);
 	if (ret != 0) {
-		NET_LOG(ERR, "%s: cannot start: %s", port->name, rte_strerror(-ret));
-		ret = ret == -ENOMEM ? -FI_ENOMEM : -FI_EIO;
+		NET_LOG(ERR, "%s: cannot start: %s", port->name, fi_strerror(-ret));
+		ret = ret == -ENOMEM || ret == -FI_ENOMEM ? -FI_ENOMEM :
+		      ret == -FI_EINVAL ? -FI_EINVAL : -FI_EIO;
 		goto out;
 	}
 	rt->locked = !lockfree;
@@ -217,6 +223,10 @@ port_halt(struct dfi_port *port)
 	ret = rte_eth_dev_stop(port->port_id);
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
+	if (rt->fault != NULL) {
+		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_TX));
+		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
+	}
 	dfi_neigh_flush(port);
 	rt->started = false;
 	NET_LOG(INFO, "%s: stopped", port->name);
@@ -242,11 +252,19 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 		return;
 	rt->next_check_tsc = now + rt->check_period;
 	dfi_neigh_tick(port, now);
+	if (rt->fault != NULL)
+		dfi_wire_xmit_shared(port, NULL, 0);	/* a frame held back goes now */
 	if (__atomic_exchange_n(&rt->lsc_event, 0, __ATOMIC_ACQ_REL) != 0 ||
 	    now >= rt->next_link_tsc) {
 		rt->next_link_tsc = now + rte_get_timer_hz() * LINK_CHECK_MS / 1000;
 		link_update(port);
 	}
+}
+
+void
+dfi_port_fault_stats(const struct dfi_port *port, struct dfi_fault_stats *stats)
+{
+	dfi_fault_stats(port->rt != NULL ? port->rt->fault : NULL, stats);
 }
 
 void
@@ -277,6 +295,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		if (in_use == 0)
 			rte_mempool_free(rt->pool);
 	}
+	dfi_fault_free(rt->fault);
 	for (i = 0; i < 256; i++)
 		free(rt->sinks[i]);
 	free(rt->steer_used);

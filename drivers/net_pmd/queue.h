@@ -19,9 +19,11 @@
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 
+#include "fault.h"
 #include "neigh.h"
 #include "port.h"
 
+struct dfi_fault;
 struct dfi_sink;
 
 /** Statistics of a running port, counted by whoever polls it. */
@@ -50,6 +52,7 @@ struct dfi_port_rt {
 	struct dfi_sink **sinks[256];	/* by UDP port, two levels */
 	uint64_t *steer_used;		/* queues given to endpoints, bit per queue */
 	struct dfi_neigh neigh;
+	struct dfi_fault *fault;	/* injected faults, NULL: none */
 	uint64_t next_check_tsc;	/* neighbour timers */
 	uint64_t next_link_tsc;		/* link state */
 	uint64_t check_period;
@@ -69,6 +72,7 @@ struct dfi_queue_conf {
 	uint16_t nb_rx_desc;
 	uint16_t nb_tx_desc;
 	uint16_t steer_queues;		/* dedicated queue pairs wanted */
+	char fault[256];		/* FI_DPDK_FAULT, "" for none */
 };
 
 extern struct dfi_queue_conf dfi_queue_conf;
@@ -91,6 +95,16 @@ void dfi_port_stop(struct dfi_port *port);
 
 /** Checks the link and the neighbour timers when their time has come. */
 void dfi_port_tick(struct dfi_port *port, uint64_t now);
+
+/** @return whether the started port's link was up when last looked at. */
+static inline bool
+dfi_port_link_up(const struct dfi_port *port)
+{
+	return __atomic_load_n(&port->rt->link_up, __ATOMIC_RELAXED) != 0;
+}
+
+/** The port's fault injection counts (zero when none is configured). */
+void dfi_port_fault_stats(const struct dfi_port *port, struct dfi_fault_stats *stats);
 
 /**
  * At provider unload: when the provider owns the EAL, stops and closes the

@@ -358,7 +358,9 @@ classify(struct dfi_port *port, struct rte_mbuf *m)
 	}
 	if (sink != NULL) {
 		hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
-		if (likely(hdr->version == DFI_WIRE_VERSION))
+		/* a later version may ask for a connection: it is answered in ours */
+		if (likely(hdr->version == DFI_WIRE_VERSION) ||
+		    (hdr->version > DFI_WIRE_VERSION && hdr->type == DFI_PKT_RDM_CONN))
 			return sink;
 		NET_LOG(DEBUG, "%s: dfi_hdr version %u dropped", port->name, hdr->version);
 		port->rt->stats.rx_bad++;
@@ -382,19 +384,29 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 	  uint16_t *got)
 {
 	struct dfi_port *port = self->port;
-	struct rte_mbuf *burst[DFI_RX_BURST];
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_mbuf *burst[DFI_RX_BURST], *faulty[2 * DFI_RX_BURST + 1], **in = burst;
 	struct dfi_sink *sink;
 	uint16_t i, nb;
 
 	nb = rte_eth_rx_burst(port->port_id, queue, burst, DFI_RX_BURST);
+	if (unlikely(rt->fault != NULL)) {
+		/* under the rx lock, which a dedicated queue does not take otherwise */
+		if (queue != 0)
+			rx_lock(rt);
+		nb = dfi_fault_apply(rt->fault, DFI_FAULT_RX, burst, nb, faulty);
+		if (queue != 0)
+			rx_unlock(rt);
+		in = faulty;
+	}
 	for (i = 0; i < nb; i++) {
-		sink = classify(port, burst[i]);
+		sink = classify(port, in[i]);
 		if (sink == NULL)
 			continue;
 		if (sink == self && *got < n)
-			pkts[(*got)++] = burst[i];
+			pkts[(*got)++] = in[i];
 		else
-			to_backlog(port, sink, burst[i]);
+			to_backlog(port, sink, in[i]);
 	}
 }
 
@@ -486,6 +498,7 @@ route_fill(const struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_a
 		udp->src_port = sink->udp_port;
 		udp->dst_port = dst->port;
 		r->hdr_len = DFI_UDP_HDRS_LEN;
+		r->sw_udp = !sink->no_sw_udp_cksum;
 		/* the looped back never meet a wire: nothing to offload */
 		if (!r->local && (offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM))
 			r->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
@@ -553,6 +566,10 @@ route_apply(const struct dfi_route *r, struct rte_mbuf *m)
 		udp->dgram_cksum = dfi_cksum_fold(r->phdr_sum + l4_len);
 		return;
 	}
+	if (!r->sw_udp) {
+		udp->dgram_cksum = 0;	/* none (IPv4 allows it): the payload has a CRC */
+		return;
+	}
 	/* the pseudo-header and the UDP header each carry the length */
 	sum = dfi_cksum_add_mbuf(m, DFI_UDP_HDRS_LEN, len - sizeof(*ip) - sizeof(*udp),
 				 r->udp_sum + 2 * (uint64_t)l4_len);
@@ -595,12 +612,35 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 	return 0;
 }
 
+/* With faults injected: the burst is transformed, and what the PMD refuses
+ * counts as lost on the wire; every frame is consumed. Under the tx lock. */
+static uint16_t
+tx_burst_faulty(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_mbuf *out[2 * DFI_TX_BURST + 1];
+	uint16_t nb, sent;
+
+	if (rt->locked)
+		rte_spinlock_lock(&rt->tx_lock);
+	nb = dfi_fault_apply(rt->fault, DFI_FAULT_TX, pkts, n, out);
+	sent = rte_eth_tx_burst(port->port_id, queue, out, nb);
+	if (sent < nb)
+		rte_pktmbuf_free_bulk(out + sent, nb - sent);
+	if (rt->locked)
+		rte_spinlock_unlock(&rt->tx_lock);
+	rt->stats.tx_pkts += sent;
+	return n;
+}
+
 static uint16_t
 tx_burst(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct dfi_port_rt *rt = port->rt;
 	uint16_t sent;
 
+	if (unlikely(rt->fault != NULL))
+		return tx_burst_faulty(port, queue, pkts, RTE_MIN(n, (uint16_t)DFI_TX_BURST));
 	if (queue != 0 || !rt->locked) {
 		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
 	} else {

@@ -38,6 +38,7 @@ struct dfi_rx_meta {
 	rte_be16_t src_port;
 	uint8_t src_mac[RTE_ETHER_ADDR_LEN];
 	uint8_t encap;			/* enum dfi_encap */
+	uint8_t verified;		/* the endpoint checked its payload's CRC */
 };
 
 static inline struct dfi_rx_meta *
@@ -57,6 +58,7 @@ struct dfi_route {
 	uint8_t encap;			/* the key's other half */
 	uint8_t hdr_len;
 	uint8_t local;			/* the port's own address: looped back */
+	uint8_t sw_udp;			/* UDP checksum in software (no offload) */
 	uint32_t neigh_gen;		/* the neighbour cache it was resolved in */
 	uint32_t ip_sum;		/* IPv4 header */
 	uint64_t phdr_sum;		/* UDP pseudo-header */
@@ -71,6 +73,7 @@ struct dfi_sink {
 	rte_be16_t udp_port;
 	uint16_t queue;			/* dedicated queue pair, or 0: the shared one */
 	uint32_t active;		/* receives while 1 */
+	uint8_t no_sw_udp_cksum;	/* its packets carry a CRC: no UDP checksum in software */
 	int kernel_fd;			/* reserves the port on a kernel interface */
 	struct rte_flow *flow;		/* steers the port's packets to queue */
 	uint32_t polls;

@@ -13,7 +13,9 @@
  *
  * The UDP ports, or the shim's ports, name the endpoints: a provider endpoint
  * is an IPv4 address (or MAC) and a port, in both encapsulations. Multi-byte
- * fields are big-endian. doc/design.md describes the protocol on top.
+ * fields are big-endian. FI_EP_DGRAM puts struct dfi_hdr behind the
+ * encapsulation, FI_EP_RDM struct dfi_rdm_hdr; both start with the version
+ * and the type. doc/design.md and doc/rdm-protocol.md describe the protocols.
  */
 
 #ifndef _DFI_WIRE_H_
@@ -47,10 +49,20 @@ struct dfi_eth_shim {
 	rte_be16_t reserved;
 } __rte_packed;
 
-/* dfi_hdr types */
+/* dfi_hdr and dfi_rdm_hdr types */
 enum dfi_pkt_type {
 	DFI_PKT_DGRAM = 1,	/* an FI_EP_DGRAM datagram */
-	DFI_PKT_RDM_FIRST = 16,	/* the reliable protocol's types follow */
+	/* the reliable protocol; the first three are outside the sequence */
+	DFI_PKT_RDM_CONN = 16,	/* connection request: psn is the sender's first */
+	DFI_PKT_RDM_ACCEPT,	/* its answer, the same for the other direction */
+	DFI_PKT_RDM_RESET,	/* "dst_inc is not me": the receiver of it restarted */
+	DFI_PKT_RDM_ACK,	/* acknowledgement alone */
+	DFI_PKT_RDM_RNR,	/* receiver not ready for psn: send it again later */
+	DFI_PKT_RDM_RESUME,	/* ready again: send what was refused now */
+	DFI_PKT_RDM_MSG,	/* a segment of a message (sequenced) */
+	DFI_PKT_RDM_DONE,	/* message msg_seq was delivered (sequenced) */
+	DFI_PKT_RDM_CLOSE,	/* the sender's endpoint closes (ACK_REQ: answer it) */
+	DFI_PKT_RDM_LAST = DFI_PKT_RDM_CLOSE,
 };
 
 /* dfi_hdr flags */
@@ -63,6 +75,45 @@ struct dfi_hdr {
 	rte_be16_t flags;
 	rte_be32_t reserved;
 	rte_be64_t cq_data;
+} __rte_packed;
+
+/* dfi_rdm_hdr flags */
+#define DFI_RDM_F_TAGGED	0x0001	/* tag is the message's tag */
+#define DFI_RDM_F_CQ_DATA	0x0002	/* data is FI_REMOTE_CQ_DATA */
+#define DFI_RDM_F_DELIVERY	0x0004	/* the sender wants a DONE once delivered */
+#define DFI_RDM_F_CRC		0x0008	/* hcrc and pcrc are set */
+#define DFI_RDM_F_PROBE		0x0010	/* ACK: answer with an ACK (keepalive) */
+#define DFI_RDM_F_ACK_REQ	0x0020	/* an operation waits on it: ack at once;
+					 * CLOSE: answer with a CLOSE */
+
+/**
+ * The reliable protocol's header. The first 16 bytes are the same in every
+ * version: a connection request carries the highest version its sender
+ * speaks, the answer the one both use, and later packets that one.
+ * Every packet carries the acknowledgement of the other direction.
+ */
+struct dfi_rdm_hdr {
+	uint8_t version;	/* DFI_WIRE_VERSION */
+	uint8_t type;		/* enum dfi_pkt_type */
+	rte_be16_t flags;	/* DFI_RDM_F_* */
+	rte_be32_t psn;		/* sequenced types: this packet's number */
+	rte_be32_t src_inc;	/* the sending endpoint's incarnation, never 0 */
+	rte_be32_t dst_inc;	/* the receiver's, as the sender knows it; 0 in CONN */
+	rte_be32_t ack;		/* every PSN of the other direction below it arrived */
+	rte_be16_t window;	/* PSNs from ack on that the receiver will take */
+	rte_be16_t hdr_len;	/* sizeof(struct dfi_rdm_hdr) in this version */
+	rte_be64_t sack;	/* bit i: PSN ack + 1 + i arrived too */
+	rte_be32_t msg_seq;	/* MSG: the message's number from this sender */
+	rte_be32_t offset;	/* MSG: the segment's place in the message */
+	rte_be32_t msg_len;	/* MSG: the message's length */
+	rte_be32_t hcrc;	/* CRC32C of this header with hcrc 0 (pcrc in) */
+	rte_be64_t tag;		/* MSG: the tag */
+	rte_be64_t data;	/* MSG: remote CQ data */
+	rte_be64_t key;		/* reserved for RMA, 0 */
+	rte_be32_t ts;		/* the sender's clock (TSC / 1024) */
+	rte_be32_t ts_echo;	/* ts of the last new packet the sender received */
+	rte_be32_t pcrc;	/* CRC32C of the payload: checked as it is copied */
+	rte_be32_t reserved;
 } __rte_packed;
 
 #define DFI_UDP_HDRS_LEN	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + \
@@ -83,6 +134,16 @@ dfi_wire_max_payload(uint16_t mtu, enum dfi_encap encap)
 	size_t overhead = encap == DFI_ENCAP_UDP ? DFI_UDP_OVERHEAD : DFI_ETH_OVERHEAD;
 
 	return mtu > overhead ? (uint16_t)(mtu - overhead) : 0;
+}
+
+/** @return the largest payload after dfi_rdm_hdr that fits an MTU. */
+static inline uint16_t
+dfi_wire_max_rdm_payload(uint16_t mtu, enum dfi_encap encap)
+{
+	uint16_t room = dfi_wire_max_payload(mtu, encap);
+	size_t more = sizeof(struct dfi_rdm_hdr) - sizeof(struct dfi_hdr);
+
+	return room > more ? (uint16_t)(room - more) : 0;
 }
 
 #endif /* _DFI_WIRE_H_ */

@@ -94,7 +94,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 		ret = -FI_EINVAL;
 		goto out;
 	}
-	comp = ep->tx_cq != NULL && !(flags & FI_INJECT) &&
+	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
 	if (unlikely((comp && dfi_cq_room(ep->tx_cq) == 0) ||
 		     (dfi_sink_tx_room(&ep->sink) == 0 && dfi_sink_flush(&ep->sink) ==
@@ -170,7 +170,8 @@ dgram_inject(struct fid_ep *ep_fid, const void *buf, size_t len, fi_addr_t dest)
 	struct dfi_ep *ep = ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
-	return dgram_tx(ep, &iov, 1, dest, NULL, 0, ep->tx_op_flags | FI_INJECT);
+	return dgram_tx(ep, &iov, 1, dest, NULL, 0,
+			ep->tx_op_flags | FI_INJECT | DFI_F_NO_COMPLETION);
 }
 
 static ssize_t
@@ -191,7 +192,8 @@ dgram_injectdata(struct fid_ep *ep_fid, const void *buf, size_t len, uint64_t da
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return dgram_tx(ep, &iov, 1, dest, NULL, data,
-			ep->tx_op_flags | FI_INJECT | FI_REMOTE_CQ_DATA);
+			ep->tx_op_flags | FI_INJECT | FI_REMOTE_CQ_DATA |
+			DFI_F_NO_COMPLETION);
 }
 
 /* -- receive -- */

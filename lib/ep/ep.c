@@ -41,12 +41,15 @@ static ssize_t ep_tx_size_left(struct fid_ep *ep);
 static int ep_setname(fid_t fid, void *addr, size_t addrlen);
 static int ep_getname(fid_t fid, void *addr, size_t *addrlen);
 
+static int ep_ops_open(struct fid *fid, const char *name, uint64_t flags, void **ops,
+		       void *context);
+
 static struct fi_ops dfi_ep_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = ep_close,
 	.bind = ep_bind,
 	.control = ep_control,
-	.ops_open = dfi_no_ops_open,
+	.ops_open = ep_ops_open,
 	.tostr = dfi_no_tostr,
 	.ops_set = dfi_no_ops_set,
 };
@@ -99,23 +102,30 @@ dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a)
 	}
 }
 
+void
+dfi_ep_rx_addr(const struct dfi_ep *ep, struct rte_mbuf *m, struct dfi_addr *a)
+{
+	const struct dfi_rx_meta *meta = dfi_rx_meta(m);
+
+	memset(a, 0, sizeof(*a));
+	a->port = meta->src_port;
+	if (ep->addr_format == FI_ADDR_DPDK || meta->src_ip == 0) {
+		a->kind = DFI_ADDR_ETH;
+		memcpy(a->mac, meta->src_mac, sizeof(a->mac));
+	} else {
+		a->kind = DFI_ADDR_IPV4;
+		a->ipv4 = meta->src_ip;
+	}
+}
+
 fi_addr_t
 dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m)
 {
-	const struct dfi_rx_meta *meta = dfi_rx_meta(m);
 	struct dfi_addr a;
 
 	if (ep->av == NULL || (ep->caps & FI_SOURCE) == 0)
 		return FI_ADDR_NOTAVAIL;
-	memset(&a, 0, sizeof(a));
-	a.port = meta->src_port;
-	if (ep->addr_format == FI_ADDR_DPDK || meta->src_ip == 0) {
-		a.kind = DFI_ADDR_ETH;
-		memcpy(a.mac, meta->src_mac, sizeof(a.mac));
-	} else {
-		a.kind = DFI_ADDR_IPV4;
-		a.ipv4 = meta->src_ip;
-	}
+	dfi_ep_rx_addr(ep, m, &a);
 	return dfi_av_reverse(ep->av, &a);
 }
 
@@ -332,18 +342,41 @@ ep_control(struct fid *fid, int command, void *arg)
 }
 
 /* No option of FI_OPT_ENDPOINT applies to these endpoints. */
-static int
-ep_getopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	  void *optval __rte_unused, size_t *optlen __rte_unused)
+/* FI_OPT_MIN_MULTI_RECV, the one option: for types with FI_MULTI_RECV. */
+static bool
+ep_has_opt(const struct dfi_ep *ep, int level, int optname)
 {
-	return -FI_ENOPROTOOPT;
+	return level == FI_OPT_ENDPOINT && optname == FI_OPT_MIN_MULTI_RECV &&
+	       ep->type == FI_EP_RDM;
 }
 
 static int
-ep_setopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	  const void *optval __rte_unused, size_t optlen __rte_unused)
+ep_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen)
 {
-	return -FI_ENOPROTOOPT;
+	struct dfi_ep *ep = ep_of(fid);
+
+	if (!ep_has_opt(ep, level, optname))
+		return -FI_ENOPROTOOPT;
+	if (optval == NULL || optlen == NULL || *optlen < sizeof(size_t))
+		return -FI_EINVAL;
+	*(size_t *)optval = ep->min_multi_recv;
+	*optlen = sizeof(size_t);
+	return 0;
+}
+
+static int
+ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
+{
+	struct dfi_ep *ep = ep_of(fid);
+
+	if (!ep_has_opt(ep, level, optname))
+		return -FI_ENOPROTOOPT;
+	if (optval == NULL || optlen != sizeof(size_t))
+		return -FI_EINVAL;
+	dfi_domain_lock(ep->domain);
+	ep->min_multi_recv = *(const size_t *)optval;
+	dfi_domain_unlock(ep->domain);
+	return 0;
 }
 
 static int
@@ -399,6 +432,57 @@ dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error)
 		dfi_cntr_inc(cntr);
 }
 
+/* -- the provider's extension (fi_ext_dpdk.h) -- */
+
+static int
+ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
+{
+	struct rte_eth_stats eth;
+	struct dfi_ep *ep;
+	struct dfi_fault_stats f;
+	int d;
+
+	if (ep_fid == NULL || stats == NULL || ep_fid->fid.fclass != FI_CLASS_EP ||
+	    ep_fid->fid.ops != &dfi_ep_fi_ops)
+		return -FI_EINVAL;
+	ep = ep_of(&ep_fid->fid);
+	memset(stats, 0, sizeof(*stats));
+	dfi_domain_lock(ep->domain);
+	if (ep->type_ops->stats != NULL)
+		ep->type_ops->stats(ep, stats);
+	dfi_port_fault_stats(ep->sink.port, &f);
+	for (d = 0; d < DFI_FAULT_DIRS; d++) {
+		stats->fault_frames[d] = f.frames[d];
+		stats->fault_dropped[d] = f.count[d][DFI_FAULT_DROP];
+		stats->fault_duplicated[d] = f.count[d][DFI_FAULT_DUP];
+		stats->fault_reordered[d] = f.count[d][DFI_FAULT_REORDER];
+		stats->fault_corrupted[d] = f.count[d][DFI_FAULT_CORRUPT];
+	}
+	if (ep->sink.port->rt != NULL)
+		stats->port_rx_bad = ep->sink.port->rt->stats.rx_bad;
+	if (rte_eth_stats_get(ep->sink.port->port_id, &eth) == 0)
+		stats->port_rx_dropped = eth.imissed + eth.rx_nombuf + eth.ierrors;
+	dfi_domain_unlock(ep->domain);
+	return 0;
+}
+
+static struct fi_dpdk_ep_ops dfi_ep_ext_ops = {
+	.size = sizeof(struct fi_dpdk_ep_ops),
+	.stats = ep_stats,
+};
+
+static int
+ep_ops_open(struct fid *fid __rte_unused, const char *name, uint64_t flags, void **ops,
+	    void *context __rte_unused)
+{
+	if (name == NULL || ops == NULL || flags != 0)
+		return -FI_EINVAL;
+	if (strcmp(name, FI_DPDK_EP_OPS_1) != 0)
+		return -FI_ENOSYS;
+	*ops = &dfi_ep_ext_ops;
+	return 0;
+}
+
 /* -- open, close -- */
 
 static int
@@ -410,6 +494,8 @@ ep_close(struct fid *fid)
 
 	dfi_domain_lock(ep->domain);
 	ep->enabled = false;
+	if (ep->type_ops->shutdown != NULL)
+		ep->type_ops->shutdown(ep);
 	dfi_domain_unlock(ep->domain);
 	if (ep->tx_cq != NULL)
 		dfi_cq_detach_ep(ep->tx_cq, ep);
@@ -478,6 +564,8 @@ type_ops_of(enum fi_ep_type type)
 	switch (type) {
 	case FI_EP_DGRAM:
 		return &dfi_dgram_ops;
+	case FI_EP_RDM:
+		return &dfi_rdm_ops;
 	default:
 		return NULL;
 	}

@@ -18,6 +18,8 @@
 
 #include <rdma/fi_endpoint.h>
 
+#include "fi_ext_dpdk.h"
+
 #include "addr.h"
 #include "rxtx.h"
 
@@ -26,6 +28,10 @@ struct dfi_cq;
 struct dfi_cntr;
 struct dfi_domain;
 struct dfi_ep;
+
+/* An operation flag of our own, above libfabric's: fi_inject() and its kin,
+ * which generate no completion (fi_sendmsg() with FI_INJECT does). */
+#define DFI_F_NO_COMPLETION	(1ULL << 61)
 
 /* Which counter an event bumps (fi_ep_bind() flags). */
 enum dfi_cntr_slot {
@@ -48,8 +54,13 @@ struct dfi_ep_type_ops {
 	void (*progress)(struct dfi_ep *ep);
 	/** fi_cancel(); the domain lock is held. */
 	ssize_t (*cancel)(struct dfi_ep *ep, void *context);
+	/** fi_close(), before the endpoint leaves its port: takes leave of the
+	 * peers; the domain lock is held. NULL when there is nothing to do. */
+	void (*shutdown)(struct dfi_ep *ep);
 	/** Frees the type's state; the endpoint is detached from the port. */
 	void (*fini)(struct dfi_ep *ep);
+	/** Adds the type's statistics (fi_ext_dpdk.h); NULL when it keeps none. */
+	void (*stats)(struct dfi_ep *ep, struct fi_dpdk_ep_stats *stats);
 	/** Counter flags the type accepts in fi_ep_bind(). */
 	uint64_t cntr_flags;
 	struct fi_ops_msg *msg;
@@ -78,6 +89,7 @@ struct dfi_ep {
 	size_t iov_limit;
 	size_t tx_size;
 	size_t rx_size;
+	size_t min_multi_recv;		/* FI_OPT_MIN_MULTI_RECV */
 	const struct dfi_ep_type_ops *type_ops;
 	void *priv;			/* the type's state */
 	/* control */
@@ -101,6 +113,9 @@ dfi_ep_progress(struct dfi_ep *ep)
 /** The endpoint's own address, in its domain's format. */
 void dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a);
 
+/** The sender of a received packet, in the endpoint's address kind. */
+void dfi_ep_rx_addr(const struct dfi_ep *ep, struct rte_mbuf *m, struct dfi_addr *a);
+
 /** @return the sender of a received packet as the AV knows it (FI_SOURCE). */
 fi_addr_t dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m);
 
@@ -109,5 +124,6 @@ void dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
 
 /* Endpoint types. */
 extern const struct dfi_ep_type_ops dfi_dgram_ops;
+extern const struct dfi_ep_type_ops dfi_rdm_ops;
 
 #endif /* _DFI_EP_H_ */

@@ -15,6 +15,8 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
+#include "crc32c.h"
+
 /** @return the bytes an I/O vector holds. */
 static inline size_t
 dfi_iov_len(const struct iovec *iov, size_t count)
@@ -26,27 +28,84 @@ dfi_iov_len(const struct iovec *iov, size_t count)
 	return len;
 }
 
-/**
- * Copies len bytes from an I/O vector, starting iov_off bytes into it, to
- * dst.
+/*
+ * The walk under the copies below: len bytes between an I/O vector, from
+ * iov_off bytes into it, and a flat buffer, out of the vector into flat_out
+ * or into it from flat_in, as far as the vector reaches. With crc, the bytes
+ * are checksummed as they are copied, from *crc on.
+ * @return the bytes copied.
  */
-static inline void
-dfi_iov_gather(void *dst, const struct iovec *iov, size_t count, size_t iov_off, size_t len)
+static __rte_always_inline size_t
+iov_copy(const struct iovec *iov, size_t count, size_t iov_off, uint8_t *flat_out,
+	 const uint8_t *flat_in, size_t len, uint32_t *crc)
 {
-	uint8_t *d = dst;
-	size_t i, n;
+	size_t copied = 0, i, n;
+	uint8_t *v;
 
-	for (i = 0; i < count && len > 0; i++) {
+	for (i = 0; i < count && copied < len; i++) {
 		if (iov_off >= iov[i].iov_len) {
 			iov_off -= iov[i].iov_len;
 			continue;
 		}
-		n = RTE_MIN(len, iov[i].iov_len - iov_off);
-		memcpy(d, (const uint8_t *)iov[i].iov_base + iov_off, n);
-		d += n;
-		len -= n;
+		n = RTE_MIN(len - copied, iov[i].iov_len - iov_off);
+		v = (uint8_t *)iov[i].iov_base + iov_off;
+		if (flat_out != NULL && crc != NULL)
+			*crc = dfi_crc32c_copy(flat_out + copied, v, n, *crc);
+		else if (flat_out != NULL)
+			memcpy(flat_out + copied, v, n);
+		else if (crc != NULL)
+			*crc = dfi_crc32c_copy(v, flat_in + copied, n, *crc);
+		else
+			memcpy(v, flat_in + copied, n);
+		copied += n;
 		iov_off = 0;
 	}
+	return copied;
+}
+
+/** Copies len bytes from an I/O vector, starting iov_off bytes into it, to dst. */
+static inline void
+dfi_iov_gather(void *dst, const struct iovec *iov, size_t count, size_t iov_off, size_t len)
+{
+	iov_copy(iov, count, iov_off, dst, NULL, len, NULL);
+}
+
+/**
+ * dfi_iov_gather() that also returns the CRC32C of what it copied, from
+ * crc on.
+ */
+static inline uint32_t
+dfi_iov_gather_crc(void *dst, const struct iovec *iov, size_t count, size_t iov_off,
+		   size_t len, uint32_t crc)
+{
+	iov_copy(iov, count, iov_off, dst, NULL, len, &crc);
+	return crc;
+}
+
+/**
+ * Copies len bytes from src into an I/O vector, starting iov_off bytes into
+ * it, as far as the vector reaches.
+ *
+ * @return the bytes copied.
+ */
+static inline size_t
+dfi_iov_scatter(const struct iovec *iov, size_t count, size_t iov_off, const void *src,
+		size_t len)
+{
+	return iov_copy(iov, count, iov_off, NULL, src, len, NULL);
+}
+
+/**
+ * dfi_iov_scatter() that also returns the CRC32C of what it was given (all
+ * len bytes, copied or not), from crc on.
+ */
+static inline uint32_t
+dfi_iov_scatter_crc(const struct iovec *iov, size_t count, size_t iov_off, const void *src,
+		    size_t len, uint32_t crc)
+{
+	size_t copied = iov_copy(iov, count, iov_off, NULL, src, len, &crc);
+
+	return copied < len ? dfi_crc32c((const uint8_t *)src + copied, len - copied, crc) : crc;
 }
 
 /**

@@ -39,6 +39,7 @@ struct dfi_cq {
 	uint32_t head;			/* next slot to read */
 	uint32_t tail;			/* next slot to write */
 	uint32_t signaled;		/* fi_cq_signal(), latched */
+	uint32_t reserved;		/* slots promised to operations in progress */
 	size_t entry_size;		/* of the application's format */
 	struct dfi_progress progress;	/* bound endpoints, progressed by reads */
 	bool overrun;
@@ -65,7 +66,27 @@ void dfi_cq_detach_ep(struct dfi_cq *cq, struct dfi_ep *ep);
 static inline uint32_t
 dfi_cq_room(const struct dfi_cq *cq)
 {
-	return cq->mask + 1 - (cq->tail - cq->head);
+	return cq->mask + 1 - (cq->tail - cq->head) - cq->reserved;
+}
+
+/**
+ * Promises a slot to an operation that will complete later, so that its
+ * completion always finds room. @return 0, or -FI_EAGAIN when the CQ is full.
+ */
+static inline int
+dfi_cq_reserve(struct dfi_cq *cq)
+{
+	if (unlikely(dfi_cq_room(cq) == 0))
+		return -FI_EAGAIN;
+	cq->reserved++;
+	return 0;
+}
+
+/** Gives a promised slot back (the operation wrote no completion). */
+static inline void
+dfi_cq_unreserve(struct dfi_cq *cq)
+{
+	cq->reserved--;
 }
 
 static inline struct dfi_cq_slot *
@@ -73,7 +94,7 @@ dfi_cq_next(struct dfi_cq *cq)
 {
 	struct dfi_cq_slot *slot;
 
-	if (unlikely(dfi_cq_room(cq) == 0)) {
+	if (unlikely(cq->mask + 1 - (cq->tail - cq->head) == 0)) {
 		/* writers check the room first: this is a provider bug */
 		cq->overrun = true;
 		return NULL;

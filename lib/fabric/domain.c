@@ -49,10 +49,14 @@ domain_queue_params(void)
 	long mbufs = dfi_param_int(DFI_PARAM_MBUFS, 16383, 1023, 1 << 24);
 	long steer = dfi_param_int(DFI_PARAM_STEER_QUEUES, 8, 0, 255);
 
+	const char *fault = dfi_param_str(DFI_PARAM_FAULT);
+
 	if (mbufs < 0 || steer < 0)
 		return -FI_EINVAL;
 	dfi_queue_conf.nb_mbufs = (uint32_t)mbufs;
 	dfi_queue_conf.steer_queues = (uint16_t)steer;
+	snprintf(dfi_queue_conf.fault, sizeof(dfi_queue_conf.fault), "%s",
+		 fault != NULL ? fault : "");
 	return 0;
 }
 
@@ -69,6 +73,16 @@ static struct fi_ops dfi_domain_fi_ops = {
 	.ops_set = dfi_no_ops_set,
 };
 
+/* fi_endpoint2(): without flags, fi_endpoint(); FI_PEER endpoints are not offered. */
+static int
+domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+		 uint64_t flags, void *context)
+{
+	if (flags != 0)
+		return -FI_ENOSYS;
+	return dfi_endpoint(domain, info, ep, context);
+}
+
 static struct fi_ops_domain dfi_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = dfi_av_open,
@@ -81,7 +95,7 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.srx_ctx = dfi_no_srx_ctx,
 	.query_atomic = dfi_no_query_atomic,
 	.query_collective = dfi_no_query_collective,
-	.endpoint2 = dfi_no_endpoint2,
+	.endpoint2 = domain_endpoint2,
 };
 
 static struct fi_ops_mr dfi_domain_mr_ops = {

@@ -48,6 +48,33 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Queue pairs a port dedicates to endpoints when its PMD steers with "
 		"rte_flow (default 8, 0 disables); elsewhere endpoints share queue 0."
 	},
+	[DFI_PARAM_FAULT] = {
+		"fault", FI_PARAM_STRING,
+		"Fault injection on every port, for tests: seed=N and "
+		"[tx_|rx_](drop|dup|reorder|corrupt)=P (P a probability), comma "
+		"separated, e.g. \"seed=7,drop=0.05,rx_reorder=0.02\". Default: none."
+	},
+	[DFI_PARAM_CRC] = {
+		"crc", FI_PARAM_STRING,
+		"CRC32C on reliable (FI_EP_RDM) packets: on, off, or auto (the "
+		"default): on for ports without an Ethernet FCS (virtual devices) "
+		"and whenever faults are injected, off on physical NICs."
+	},
+	[DFI_PARAM_RDM_TIMEOUT_MS] = {
+		"rdm_timeout_ms", FI_PARAM_INT,
+		"Milliseconds a peer may stay silent while operations with it are "
+		"under way before they fail with FI_ETIMEDOUT (default 30000)."
+	},
+	[DFI_PARAM_RDM_RTO_MIN_US] = {
+		"rdm_rto_min_us", FI_PARAM_INT,
+		"Smallest retransmission timeout in microseconds; the timeout "
+		"follows the measured round trip above it (default 1000)."
+	},
+	[DFI_PARAM_RDM_WINDOW] = {
+		"rdm_window", FI_PARAM_INT,
+		"Packets in flight per peer and direction, a power of 2 from 16 to "
+		"4096 (default 256)."
+	},
 };
 
 void

@@ -108,14 +108,6 @@ dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 }
 
 int
-dfi_no_endpoint2(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
-		 struct fid_ep **ep __rte_unused, uint64_t flags __rte_unused,
-		 void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_mr_reg(struct fid *fid __rte_unused, const void *buf __rte_unused,
 	      size_t len __rte_unused, uint64_t access __rte_unused, uint64_t offset __rte_unused,
 	      uint64_t requested_key __rte_unused, uint64_t flags __rte_unused,

@@ -41,8 +41,6 @@ int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, en
 			struct fi_atomic_attr *attr, uint64_t flags);
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
-int dfi_no_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
-		     uint64_t flags, void *context);
 
 int dfi_no_mr_reg(struct fid *fid, const void *buf, size_t len, uint64_t access,
 		  uint64_t offset, uint64_t requested_key, uint64_t flags, struct fid_mr **mr,

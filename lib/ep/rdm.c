@@ -1,0 +1,1227 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * FI_EP_RDM, the message layer: the libfabric send and receive operations
+ * (fi_msg, fi_tagged), their pools, segmentation into the reliable protocol
+ * (rdm_conn.c), matching of arriving messages with posted receives, the
+ * unexpected queue (FI_PEEK, FI_CLAIM, FI_DISCARD), FI_MULTI_RECV and the
+ * completions. A message's segments arrive in order, so a peer has at most
+ * one message arriving at a time, placed straight into its receive buffer,
+ * or buffered in its own mbufs until a receive is posted for it.
+ *
+ * CQ slots are promised when an operation is posted (dfi_cq_reserve()), so
+ * that whatever later completes finds room: a full CQ makes the post return
+ * -FI_EAGAIN, and an unexpected message that would need a slot it cannot
+ * get is refused (RNR) until the application reads its CQ.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_tagged.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "dfi.h"
+#include "av.h"
+#include "cq.h"
+#include "domain.h"
+#include "ep.h"
+#include "ep_stubs.h"
+#include "iov.h"
+#include "params.h"
+#include "rdm.h"
+
+#define RDM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
+			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | \
+			 FI_MATCH_COMPLETE)
+#define RDM_RX_FLAGS	(FI_COMPLETION | FI_MORE | FI_MULTI_RECV)
+#define RDM_TRX_FLAGS	(FI_COMPLETION | FI_MORE | FI_PEEK | FI_CLAIM | FI_DISCARD)
+#define MIN_MULTI_RECV	64
+
+static inline struct dfi_rdm *
+rdm_of(struct dfi_ep *ep)
+{
+	return ep->priv;
+}
+
+static inline struct dfi_ep *
+ep_of(struct fid_ep *ep_fid)
+{
+	return container_of(ep_fid, struct dfi_ep, ep_fid);
+}
+
+/* -- pools -- */
+
+struct rdm_op *
+rdm_op_alloc(struct dfi_rdm *r)
+{
+	struct rdm_op *op = r->op_free;
+
+	if (op != NULL) {
+		r->op_free = op->next;
+		op->next = NULL;
+	}
+	return op;
+}
+
+static void
+op_free(struct dfi_rdm *r, struct rdm_op *op)
+{
+	op->state = RDM_OP_FREE;
+	op->next = r->op_free;
+	r->op_free = op;
+}
+
+static struct rdm_rx *
+rx_alloc(struct dfi_rdm *r)
+{
+	struct rdm_rx *rx = r->rx_free;
+
+	if (rx != NULL) {
+		r->rx_free = rx->next;
+		rx->next = NULL;
+	}
+	return rx;
+}
+
+static void
+rx_free(struct dfi_rdm *r, struct rdm_rx *rx)
+{
+	rx->posted = false;
+	rx->next = r->rx_free;
+	r->rx_free = rx;
+}
+
+static struct rdm_ux *
+ux_alloc(struct dfi_rdm *r)
+{
+	struct rdm_ux *ux = r->ux_free;
+
+	if (ux != NULL) {
+		r->ux_free = ux->next;
+		memset(ux, 0, sizeof(*ux));
+	}
+	return ux;
+}
+
+static void
+ux_drop_data(struct dfi_rdm *r, struct rdm_ux *ux)
+{
+	struct rte_mbuf *m, *next;
+
+	for (m = ux->head; m != NULL; m = next) {
+		next = m->next;
+		m->next = NULL;
+		rte_pktmbuf_free(m);
+	}
+	r->ux_held -= ux->nb_mbufs;
+	ux->head = ux->tail = NULL;
+	ux->nb_mbufs = 0;
+}
+
+static void
+ux_free(struct dfi_rdm *r, struct rdm_ux *ux)
+{
+	ux_drop_data(r, ux);
+	ux->state = RDM_UX_FREE;
+	ux->next = r->ux_free;
+	r->ux_free = ux;
+}
+
+static void
+ux_append(struct dfi_rdm *r, struct rdm_ux *ux)
+{
+	ux->next = NULL;
+	if (r->ux_tail != NULL)
+		r->ux_tail->next = ux;
+	else
+		r->ux_head = ux;
+	r->ux_tail = ux;
+}
+
+static void
+ux_unlink(struct dfi_rdm *r, struct rdm_ux *ux)
+{
+	struct rdm_ux **pp, *prev = NULL;
+
+	for (pp = &r->ux_head; *pp != NULL && *pp != ux; pp = &(*pp)->next)
+		prev = *pp;
+	if (*pp == NULL)
+		return;
+	*pp = ux->next;
+	if (r->ux_tail == ux)
+		r->ux_tail = prev;
+	ux->next = NULL;
+}
+
+/* -- addresses -- */
+
+/* The sender's fi_addr_t, kept with the peer and checked against the AV. */
+static fi_addr_t
+peer_fi_addr(struct dfi_ep *ep, struct rdm_peer *p)
+{
+	const struct dfi_av_entry *e;
+	struct dfi_addr a;
+
+	if (ep->av == NULL)
+		return FI_ADDR_NOTAVAIL;
+	if (p->fi_addr != FI_ADDR_NOTAVAIL) {
+		e = dfi_av_resolve(ep->av, p->fi_addr);
+		if (e != NULL) {
+			dfi_avs_entry_addr(e, &a);
+			if (dfi_addr_equal(&a, &p->addr))
+				return p->fi_addr;
+		}
+	}
+	p->fi_addr = dfi_av_reverse(ep->av, &p->addr);
+	return p->fi_addr;
+}
+
+/* -- completions -- */
+
+static bool
+rx_wants_comp(const struct dfi_ep *ep, const struct rdm_rx *rx)
+{
+	return ep->rx_cq != NULL && (!ep->rx_selective || (rx->flags & FI_COMPLETION));
+}
+
+void
+rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err)
+{
+	if (op->type == DFI_PKT_RDM_DONE) {
+		op_free(r, op);		/* the provider's own */
+		return;
+	}
+	r->nb_ops--;
+	if (op->flags & FI_COMPLETION) {
+		dfi_cq_unreserve(ep->tx_cq);
+		if (err != 0)
+			dfi_cq_write_err(ep->tx_cq, op->context, op->comp_flags, 0, NULL, 0, 0, 0,
+					 err, FI_ADDR_NOTAVAIL);
+		else
+			dfi_cq_write(ep->tx_cq, op->context, op->comp_flags, 0, NULL, 0, 0,
+				     FI_ADDR_NOTAVAIL);
+	}
+	dfi_ep_count(ep, DFI_CNTR_SEND, err != 0);
+	op_free(r, op);
+}
+
+/*
+ * A message has all its bytes in rx at off (len of them, of which the
+ * receive held got): writes its completion and lets go of a receive that
+ * is used up.
+ */
+static void
+rx_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_rx *rx,
+	  size_t off, uint32_t len, size_t got, uint64_t comp_flags, uint64_t tag,
+	  uint64_t data)
+{
+	uint64_t flags = FI_RECV | comp_flags;
+	bool multi = (rx->flags & FI_MULTI_RECV) != 0, release = !multi;
+	fi_addr_t src = (ep->caps & FI_SOURCE) ? peer_fi_addr(ep, p) : FI_ADDR_NOTAVAIL;
+	void *buf = rx->iov_count > 0 ? (uint8_t *)rx->iov[0].iov_base + off : NULL;
+
+	if (multi && --rx->busy == 0 && !rx->posted) {
+		flags |= FI_MULTI_RECV;		/* the buffer goes back */
+		release = true;
+	}
+	if (multi || rx_wants_comp(ep, rx)) {
+		dfi_cq_unreserve(ep->rx_cq);
+		if (got < len)
+			dfi_cq_write_err(ep->rx_cq, rx->context, flags, got, buf, data, tag,
+					 len - got, FI_ETRUNC, src);
+		else if (multi && !rx_wants_comp(ep, rx) && !(flags & FI_MULTI_RECV))
+			;	/* suppressed: only the release is always reported */
+		else
+			dfi_cq_write(ep->rx_cq, rx->context, flags, len, buf, data, tag, src);
+	}
+	dfi_ep_count(ep, DFI_CNTR_RECV, got < len);
+	r->stats.msgs_received++;
+	if (release)
+		rx_free(r, rx);
+}
+
+/* The sender asked to hear when its message was delivered. */
+static void
+queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t msg_seq)
+{
+	struct rdm_op *op = rdm_op_alloc(r);
+
+	if (op == NULL) {
+		/* the pool holds tx_size + rx_size ops: cannot happen */
+		DFI_WARN(FI_LOG_EP_DATA, "no op left for a delivery notice");
+		return;
+	}
+	memset(op, 0, sizeof(*op));
+	op->peer = p;
+	op->type = DFI_PKT_RDM_DONE;
+	op->msg_seq = msg_seq;
+	rdm_conn_post(ep, r, op);
+}
+
+/* -- posted receives -- */
+
+static struct rdm_rx **
+posted_list(struct dfi_rdm *r, bool tagged)
+{
+	return tagged ? &r->posted_tag : &r->posted_msg;
+}
+
+static bool
+rx_accepts(struct dfi_ep *ep, const struct rdm_rx *rx, struct rdm_peer *p, uint64_t tag)
+{
+	if (rx->tagged && ((tag | rx->ignore) != (rx->tag | rx->ignore)))
+		return false;
+	return rx->src == FI_ADDR_UNSPEC || rx->src == peer_fi_addr(ep, p);
+}
+
+static void
+posted_unlink(struct dfi_rdm *r, struct rdm_rx *rx)
+{
+	struct rdm_rx **pp;
+
+	for (pp = posted_list(r, rx->tagged); *pp != NULL && *pp != rx; pp = &(*pp)->next)
+		;
+	if (*pp != NULL)
+		*pp = rx->next;
+	rx->next = NULL;
+	rx->posted = false;
+}
+
+static void
+posted_append(struct dfi_rdm *r, struct rdm_rx *rx)
+{
+	struct rdm_rx **pp;
+
+	for (pp = posted_list(r, rx->tagged); *pp != NULL; pp = &(*pp)->next)
+		;
+	rx->next = NULL;
+	*pp = rx;
+	rx->posted = true;
+}
+
+/*
+ * Gives a message of len bytes its place in rx: all of it, or for
+ * FI_MULTI_RECV the next part of the buffer, whose completion slot is
+ * promised now. @return false when a multi-receive buffer's CQ is full.
+ */
+static bool
+rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, size_t *room)
+{
+	if (!(rx->flags & FI_MULTI_RECV)) {
+		*off = 0;
+		*room = rx->cap;
+		if (rx->posted)
+			posted_unlink(rdm_of(ep), rx);
+		return true;
+	}
+	if (ep->rx_cq == NULL || dfi_cq_reserve(ep->rx_cq) != 0)
+		return false;
+	*off = rx->used;
+	*room = RTE_MIN((size_t)len, rx->cap - rx->used);
+	rx->used += *room;
+	rx->busy++;
+	if (rx->cap - rx->used < ep->min_multi_recv && rx->posted)
+		posted_unlink(rdm_of(ep), rx);
+	return true;
+}
+
+/* -- arriving messages -- */
+
+static void
+in_bind(struct rdm_peer *p, struct rdm_rx *rx, size_t off, size_t room)
+{
+	p->in.rx = rx;
+	p->in.rx_off = off;
+	p->in.rx_room = room;
+}
+
+static struct rdm_rx *
+rx_match(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, bool tagged, uint64_t tag)
+{
+	struct rdm_rx *rx;
+
+	for (rx = *posted_list(r, tagged); rx != NULL; rx = rx->next) {
+		if (rx_accepts(ep, rx, p, tag))
+			return rx;
+	}
+	return NULL;
+}
+
+/* The whole message is there. */
+static void
+in_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	struct rdm_inmsg *in = &p->in;
+	uint64_t comp_flags = (in->pkt_flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
+			      (in->pkt_flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
+	bool delivered = true;
+
+	if (in->rx != NULL)
+		rx_finish(ep, r, p, in->rx, in->rx_off, in->len, RTE_MIN(in->rx_room, in->len),
+			  comp_flags, in->tag, in->data);
+	else if (in->ux != NULL) {
+		in->ux->state = RDM_UX_COMPLETE;
+		delivered = false;	/* once a receive takes it */
+	}
+	if (delivered && (in->pkt_flags & DFI_RDM_F_DELIVERY))
+		queue_done(ep, r, p, in->msg_seq);
+	memset(in, 0, sizeof(*in));
+}
+
+/* The first segment of a message: where does it go? */
+static enum rdm_take
+in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+{
+	uint16_t flags = rte_be_to_cpu_16(h->flags);
+	uint32_t len = rte_be_to_cpu_32(h->msg_len), msg_seq = rte_be_to_cpu_32(h->msg_seq);
+	uint64_t tag = rte_be_to_cpu_64(h->tag);
+	struct rdm_ux *ux = p->blocked;
+	struct rdm_rx *rx = NULL;
+	size_t off, room;
+
+	if (ux != NULL && ux->msg_seq == msg_seq) {
+		/* refused before: has a receive (or FI_DISCARD) taken it since? */
+		rx = ux->rx;
+		if (rx == NULL && !ux->discard && ux->claim == NULL)
+			rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
+		if (rx == NULL && !ux->discard)
+			return RDM_REFUSED;
+		if (ux->rx == NULL && rx != NULL)
+			ux_unlink(r, ux);
+		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
+			return RDM_REFUSED;
+		p->in.discard = ux->discard;
+		p->blocked = NULL;
+		ux_free(r, ux);
+	} else {
+		rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
+		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
+			return RDM_REFUSED;
+		if (rx == NULL) {
+			ux = ux_alloc(r);
+			if (ux == NULL)
+				return RDM_REFUSED;
+			ux->peer = p;
+			ux->msg_seq = msg_seq;
+			ux->len = len;
+			ux->tag = tag;
+			ux->data = rte_be_to_cpu_64(h->data);
+			ux->pkt_flags = flags;
+			ux->comp_flags = (flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
+					 (flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
+			ux_append(r, ux);
+			if (len > r->eager_max) {
+				/* too large to buffer: seen by FI_PEEK, refused until matched */
+				ux->state = RDM_UX_BLOCKED;
+				p->blocked = ux;
+				return RDM_REFUSED;
+			}
+			ux->state = RDM_UX_ARRIVING;
+			p->in.ux = ux;
+		}
+	}
+	if (rx != NULL)
+		in_bind(p, rx, off, room);
+	p->in.active = true;
+	p->in.msg_seq = msg_seq;
+	p->in.len = len;
+	p->in.pkt_flags = flags;
+	p->in.tag = tag;
+	p->in.data = rte_be_to_cpu_64(h->data);
+	p->rcv_msg_seq++;
+	return RDM_TAKEN;
+}
+
+enum rdm_take
+rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
+		const struct dfi_rdm_hdr *h, struct rte_mbuf *m, const uint8_t *payload,
+		uint32_t len, bool *kept)
+{
+	struct rdm_inmsg *in = &p->in;
+	uint32_t offset = rte_be_to_cpu_32(h->offset);
+	bool unchecked = (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) && !dfi_rx_meta(m)->verified;
+	size_t n;
+
+	*kept = false;
+	if (!in->active) {
+		if (unlikely(offset != 0 || rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq ||
+			     rte_be_to_cpu_32(h->msg_len) > ep->max_msg_size)) {
+			DFI_WARN(FI_LOG_EP_DATA, "message %u at %u of %u: out of sequence, dropped",
+				 rte_be_to_cpu_32(h->msg_seq), offset,
+				 rte_be_to_cpu_32(h->msg_len));
+			return RDM_TAKEN;
+		}
+		if ((rte_be_to_cpu_16(h->flags) & DFI_RDM_F_DELIVERY) &&
+		    r->op_free == NULL)
+			return RDM_REFUSED;	/* no op for its delivery notice yet */
+		if (in_start(ep, r, p, h) == RDM_REFUSED)
+			return RDM_REFUSED;
+	}
+	if (unlikely(offset != in->got || (uint64_t)offset + len > in->len)) {
+		DFI_WARN(FI_LOG_EP_DATA, "segment at %u of message %u: expected %u, dropped",
+			 offset, in->msg_seq, in->got);
+		return RDM_TAKEN;
+	}
+	if (in->rx != NULL) {
+		n = offset < in->rx_room ? RTE_MIN((size_t)len, in->rx_room - offset) : 0;
+		if (!unchecked) {
+			dfi_iov_scatter(in->rx->iov, in->rx->iov_count, in->rx_off + offset,
+					payload, n);
+		} else if (dfi_iov_scatter_crc(in->rx->iov, in->rx->iov_count, in->rx_off + offset,
+					       payload, len, UINT32_MAX) !=
+			   rte_be_to_cpu_32(h->pcrc)) {
+			/* what it wrote is the message's own place: the retry writes it again */
+			return RDM_BAD;
+		}
+	} else if (in->ux != NULL && len > 0) {
+		if (r->ux_held >= r->ux_budget)
+			return RDM_REFUSED;
+		if (unchecked && dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
+			return RDM_BAD;
+		rte_pktmbuf_adj(m, (uint16_t)(payload - rte_pktmbuf_mtod(m, const uint8_t *)));
+		m->next = NULL;
+		if (in->ux->tail != NULL)
+			in->ux->tail->next = m;
+		else
+			in->ux->head = m;
+		in->ux->tail = m;
+		in->ux->nb_mbufs++;
+		in->ux->got += len;
+		r->ux_held++;
+		*kept = true;
+	}
+	in->got += len;
+	if (in->got == in->len)
+		in_finish(ep, r, p);
+	return RDM_TAKEN;
+}
+
+void
+rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err)
+{
+	struct rdm_inmsg *in = &p->in;
+	struct rdm_ux *ux;
+
+	if (in->active && in->rx != NULL) {
+		/* the rest of the message will not come */
+		if ((in->rx->flags & FI_MULTI_RECV) || rx_wants_comp(ep, in->rx)) {
+			dfi_cq_unreserve(ep->rx_cq);
+			dfi_cq_write_err(ep->rx_cq, in->rx->context, FI_RECV, 0, NULL, 0, 0, 0,
+					 err, FI_ADDR_NOTAVAIL);
+		}
+		dfi_ep_count(ep, DFI_CNTR_RECV, true);
+		if (!(in->rx->flags & FI_MULTI_RECV) || (--in->rx->busy == 0 && !in->rx->posted))
+			rx_free(r, in->rx);
+	}
+	if (in->active && in->ux != NULL) {
+		ux_unlink(r, in->ux);
+		ux_free(r, in->ux);
+	}
+	ux = p->blocked;
+	if (ux != NULL) {
+		ux_unlink(r, ux);
+		if (ux->rx != NULL) {
+			/* it had matched a receive: that receive waits for another message */
+			posted_append(r, ux->rx);
+		}
+		ux_free(r, ux);
+		p->blocked = NULL;
+	}
+	memset(in, 0, sizeof(*in));
+}
+
+/* -- sends -- */
+
+static ssize_t
+rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest, uint64_t tag,
+       uint64_t data, void *context, uint64_t flags, bool tagged)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	const struct dfi_av_entry *e;
+	struct rdm_peer *p;
+	struct rdm_op *op;
+	struct dfi_addr a;
+	size_t len, i;
+	bool comp;
+	ssize_t ret = 0;
+
+	if (unlikely(count > ep->iov_limit || (count > 0 && iov == NULL)))
+		return -FI_EINVAL;
+	len = dfi_iov_len(iov, count);
+	if (unlikely(len > ep->max_msg_size || ((flags & FI_INJECT) && len > ep->inject_size)))
+		return -FI_EMSGSIZE;
+	dfi_domain_lock(ep->domain);
+	if (unlikely(!ep->enabled)) {
+		ret = -FI_EOPBADSTATE;
+		goto out;
+	}
+	e = dfi_av_resolve(ep->av, dest);
+	if (unlikely(e == NULL)) {
+		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", dest);
+		ret = -FI_EINVAL;
+		goto out;
+	}
+	dfi_avs_entry_addr(e, &a);
+	p = rdm_peer_get(r, &a, true);
+	if (unlikely(p == NULL)) {
+		ret = -FI_ENOMEM;
+		goto out;
+	}
+	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
+	       (!ep->tx_selective || (flags & FI_COMPLETION));
+	if (unlikely(r->nb_ops >= ep->tx_size || (comp && dfi_cq_reserve(ep->tx_cq) != 0))) {
+		ret = -FI_EAGAIN;
+		goto out;
+	}
+	op = rdm_op_alloc(r);
+	if (unlikely(op == NULL)) {
+		/* delivery notices hold the rest of the pool for now */
+		if (comp)
+			dfi_cq_unreserve(ep->tx_cq);
+		ret = -FI_EAGAIN;
+		goto out;
+	}
+	op->peer = p;
+	op->context = context;
+	op->flags = (flags & ~FI_COMPLETION) | (comp ? FI_COMPLETION : 0);
+	op->comp_flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
+	op->tag = tag;
+	op->data = (flags & FI_REMOTE_CQ_DATA) ? data : 0;
+	op->len = (uint32_t)len;
+	op->sent = 0;
+	op->unacked = 0;
+	op->type = DFI_PKT_RDM_MSG;
+	op->pkt_flags = (tagged ? DFI_RDM_F_TAGGED : 0) |
+			((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0) |
+			((flags & (FI_DELIVERY_COMPLETE | FI_MATCH_COMPLETE)) ?
+			 DFI_RDM_F_DELIVERY : 0);
+	op->msg_seq = rdm_conn_next_msg_seq(p);
+	if (flags & FI_INJECT) {
+		/* the buffer is the application's again when this call returns */
+		op->iov[0].iov_base = r->inject_bufs + (size_t)(op - r->ops) * ep->inject_size;
+		op->iov[0].iov_len = len;
+		dfi_iov_gather(op->iov[0].iov_base, iov, count, 0, len);
+		op->iov_count = 1;
+	} else {
+		for (i = 0; i < count; i++)
+			op->iov[i] = iov[i];
+		op->iov_count = (uint32_t)count;
+	}
+	r->nb_ops++;
+	r->stats.msgs_sent++;
+	rdm_conn_post(ep, r, op);
+	if (!(flags & FI_MORE))
+		dfi_sink_flush(&ep->sink);
+out:
+	dfi_domain_unlock(ep->domain);
+	return ret;
+}
+
+/* -- receives -- */
+
+static struct rdm_ux *
+ux_find(struct dfi_ep *ep, struct dfi_rdm *r, bool tagged, uint64_t tag, uint64_t ignore,
+	fi_addr_t src, void *claim)
+{
+	struct rdm_ux *ux;
+
+	for (ux = r->ux_head; ux != NULL; ux = ux->next) {
+		if (ux->claim != claim || ux->rx != NULL || ux->discard ||
+		    ((ux->comp_flags & FI_TAGGED) != 0) != tagged)
+			continue;
+		if (claim != NULL)
+			return ux;
+		if (tagged && (ux->tag | ignore) != (tag | ignore))
+			continue;
+		if (src != FI_ADDR_UNSPEC && src != peer_fi_addr(ep, ux->peer))
+			continue;
+		return ux;
+	}
+	return NULL;
+}
+
+/*
+ * Gives an unexpected message to a receive that matches it. @return false
+ * when a multi-receive buffer has no CQ room for it.
+ */
+static bool
+ux_take(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, struct rdm_rx *rx)
+{
+	struct rdm_peer *p = ux->peer;
+	size_t off = 0, room = rx->cap, got;
+
+	if (ux->state == RDM_UX_BLOCKED) {
+		/* its sender was refused: it may send now, into rx */
+		ux_unlink(r, ux);
+		ux->rx = rx;
+		rdm_conn_resume(ep, r, p);
+		return true;
+	}
+	if (!rx_claim_room(ep, rx, ux->len, &off, &room))
+		return false;
+	ux_unlink(r, ux);
+	got = ux->head == NULL ? 0 :
+	      dfi_iov_scatter_mbuf(rx->iov, rx->iov_count, off, ux->head, 0);
+	got = RTE_MIN(got, room);
+	if (ux->state == RDM_UX_COMPLETE) {
+		rx_finish(ep, r, p, rx, off, ux->len, RTE_MIN(room, (size_t)ux->len),
+			  ux->comp_flags, ux->tag, ux->data);
+		if (ux->pkt_flags & DFI_RDM_F_DELIVERY)
+			queue_done(ep, r, p, ux->msg_seq);
+	} else {
+		/* still arriving: the rest goes straight into rx */
+		in_bind(p, rx, off, room);
+		p->in.ux = NULL;
+	}
+	ux_free(r, ux);
+	return true;
+}
+
+static void
+ux_discard(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux)
+{
+	struct rdm_peer *p = ux->peer;
+
+	if (ux->state == RDM_UX_BLOCKED) {
+		/* refused so far: take it now, into nowhere */
+		ux_unlink(r, ux);
+		ux->discard = true;
+		rdm_conn_resume(ep, r, p);
+		return;
+	}
+	ux_unlink(r, ux);
+	if (ux->state == RDM_UX_ARRIVING) {
+		p->in.ux = NULL;
+		p->in.discard = true;
+	} else if (ux->pkt_flags & DFI_RDM_F_DELIVERY) {
+		queue_done(ep, r, p, ux->msg_seq);
+	}
+	ux_free(r, ux);
+}
+
+/* FI_PEEK, alone or with FI_CLAIM or FI_DISCARD. */
+static ssize_t
+rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint64_t ignore,
+	void *context, uint64_t flags)
+{
+	struct rdm_ux *ux;
+
+	if (ep->rx_cq == NULL || dfi_cq_room(ep->rx_cq) == 0)
+		return -FI_EAGAIN;
+	ux = ux_find(ep, r, true, tag, ignore, src, NULL);
+	if (ux == NULL) {
+		dfi_cq_write_err(ep->rx_cq, context, FI_RECV | FI_TAGGED, 0, NULL, 0, tag, 0,
+				 FI_ENOMSG, FI_ADDR_NOTAVAIL);
+		return 0;
+	}
+	dfi_cq_write(ep->rx_cq, context, FI_RECV | ux->comp_flags, ux->len, NULL, ux->data,
+		     ux->tag, (ep->caps & FI_SOURCE) ? peer_fi_addr(ep, ux->peer) :
+						       FI_ADDR_NOTAVAIL);
+	if (flags & FI_CLAIM)
+		ux->claim = context;
+	else if (flags & FI_DISCARD)
+		ux_discard(ep, r, ux);
+	return 0;
+}
+
+
+static ssize_t
+rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
+	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	struct rdm_rx *rx;
+	struct rdm_ux *ux;
+	ssize_t ret = 0;
+	size_t i;
+
+	if (unlikely(count > ep->iov_limit || (count > 0 && iov == NULL)))
+		return -FI_EINVAL;
+	if (unlikely((flags & ~(tagged ? RDM_TRX_FLAGS : RDM_RX_FLAGS)) != 0 ||
+		     ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM)))))
+		return -FI_EBADFLAGS;
+	if (!(ep->caps & FI_DIRECTED_RECV))
+		src = FI_ADDR_UNSPEC;
+	dfi_domain_lock(ep->domain);
+	if (unlikely(!ep->enabled)) {
+		ret = -FI_EOPBADSTATE;
+		goto out;
+	}
+	if (flags & FI_PEEK) {
+		ret = rx_peek(ep, r, src, tag, ignore, context, flags);
+		goto out;
+	}
+	ux = NULL;
+	if (flags & FI_CLAIM) {
+		ux = ux_find(ep, r, true, 0, 0, FI_ADDR_UNSPEC, context);
+		if (ux == NULL) {
+			ret = -FI_EINVAL;	/* nothing was claimed with this context */
+			goto out;
+		}
+		if (flags & FI_DISCARD) {
+			ux_discard(ep, r, ux);
+			goto out;
+		}
+	}
+	rx = rx_alloc(r);
+	if (rx == NULL) {
+		ret = -FI_EAGAIN;
+		goto out;
+	}
+	rx->context = context;
+	rx->flags = flags;
+	rx->tag = tag;
+	rx->ignore = ignore;
+	rx->src = src;
+	rx->tagged = tagged;
+	rx->used = 0;
+	rx->busy = 0;
+	rx->posted = false;
+	rx->iov_count = (uint32_t)count;
+	for (i = 0; i < count; i++)
+		rx->iov[i] = iov[i];
+	rx->cap = dfi_iov_len(iov, count);
+	if (!(flags & FI_MULTI_RECV) && rx_wants_comp(ep, rx) &&
+	    dfi_cq_reserve(ep->rx_cq) != 0) {
+		rx_free(r, rx);
+		ret = -FI_EAGAIN;
+		goto out;
+	}
+	if (flags & FI_MULTI_RECV) {
+		/* what is waiting fills it first, as far as it has room; a message
+		 * refused for its size is left to its sender's retry */
+		while (rx->cap - rx->used >= ep->min_multi_recv &&
+		       (ux = ux_find(ep, r, tagged, tag, ignore, src, NULL)) != NULL &&
+		       ux->state != RDM_UX_BLOCKED && ux_take(ep, r, ux, rx))
+			;
+		if (rx->cap - rx->used >= ep->min_multi_recv || rx->busy == 0)
+			posted_append(r, rx);
+	} else {
+		if (ux == NULL)
+			ux = ux_find(ep, r, tagged, tag, ignore, src, NULL);
+		else
+			ux->claim = NULL;
+		if (ux == NULL)
+			posted_append(r, rx);
+		else
+			ux_take(ep, r, ux, rx);
+	}
+	dfi_sink_flush(&ep->sink);	/* a RESUME, a delivery notice */
+out:
+	dfi_domain_unlock(ep->domain);
+	return ret;
+}
+
+static ssize_t
+rdm_cancel(struct dfi_ep *ep, void *context)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	struct rdm_rx *rx = NULL;
+	int t;
+
+	for (t = 0; t < 2 && rx == NULL; t++) {
+		for (rx = *posted_list(r, t != 0); rx != NULL && rx->context != context;
+		     rx = rx->next)
+			;
+	}
+	if (rx == NULL)
+		return -FI_ENOENT;
+	posted_unlink(r, rx);
+	if (rx->busy > 0)
+		return 0;	/* a multi-receive buffer in use: released by its last message */
+	if ((rx->flags & FI_MULTI_RECV) == 0 && rx_wants_comp(ep, rx))
+		dfi_cq_unreserve(ep->rx_cq);
+	if (ep->rx_cq != NULL)
+		dfi_cq_write_err(ep->rx_cq, context, FI_RECV | (rx->tagged ? FI_TAGGED : FI_MSG),
+				 0, NULL, 0, 0, 0, FI_ECANCELED, FI_ADDR_NOTAVAIL);
+	rx_free(r, rx);
+	return 0;
+}
+
+/* -- libfabric entry points -- */
+
+static ssize_t
+rdm_sendmsg(struct fid_ep *ep_fid, const struct fi_msg *msg, uint64_t flags)
+{
+	if (unlikely(msg == NULL))
+		return -FI_EINVAL;
+	if (unlikely((flags & ~RDM_TX_FLAGS) != 0))
+		return -FI_EBADFLAGS;
+	return rdm_tx(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, msg->data,
+		      msg->context, flags, false);
+}
+
+static ssize_t
+rdm_send(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
+	 fi_addr_t dest, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, 0, 0, context, ep->tx_op_flags, false);
+}
+
+static ssize_t
+rdm_sendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
+	  size_t count, fi_addr_t dest, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+
+	return rdm_tx(ep, iov, count, dest, 0, 0, context, ep->tx_op_flags, false);
+}
+
+static ssize_t
+rdm_inject(struct fid_ep *ep_fid, const void *buf, size_t len, fi_addr_t dest)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, 0, 0, NULL,
+		      ep->tx_op_flags | FI_INJECT | DFI_F_NO_COMPLETION, false);
+}
+
+static ssize_t
+rdm_senddata(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
+	     uint64_t data, fi_addr_t dest, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, 0, data, context, ep->tx_op_flags | FI_REMOTE_CQ_DATA,
+		      false);
+}
+
+static ssize_t
+rdm_injectdata(struct fid_ep *ep_fid, const void *buf, size_t len, uint64_t data,
+	       fi_addr_t dest)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, 0, data, NULL,
+		      ep->tx_op_flags | FI_INJECT | FI_REMOTE_CQ_DATA | DFI_F_NO_COMPLETION,
+		      false);
+}
+
+static ssize_t
+rdm_recvmsg(struct fid_ep *ep_fid, const struct fi_msg *msg, uint64_t flags)
+{
+	if (unlikely(msg == NULL))
+		return -FI_EINVAL;
+	return rdm_rx_post(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, 0,
+			   msg->context, flags, false);
+}
+
+static ssize_t
+rdm_recv(struct fid_ep *ep_fid, void *buf, size_t len, void *desc __rte_unused,
+	 fi_addr_t src, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return rdm_rx_post(ep, &iov, 1, src, 0, 0, context, ep->rx_op_flags, false);
+}
+
+static ssize_t
+rdm_recvv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
+	  size_t count, fi_addr_t src, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+
+	return rdm_rx_post(ep, iov, count, src, 0, 0, context, ep->rx_op_flags, false);
+}
+
+static ssize_t
+rdm_tsendmsg(struct fid_ep *ep_fid, const struct fi_msg_tagged *msg, uint64_t flags)
+{
+	if (unlikely(msg == NULL))
+		return -FI_EINVAL;
+	if (unlikely((flags & ~RDM_TX_FLAGS) != 0))
+		return -FI_EBADFLAGS;
+	return rdm_tx(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
+		      msg->data, msg->context, flags, true);
+}
+
+static ssize_t
+rdm_tsend(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
+	  fi_addr_t dest, uint64_t tag, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, tag, 0, context, ep->tx_op_flags, true);
+}
+
+static ssize_t
+rdm_tsendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
+	   size_t count, fi_addr_t dest, uint64_t tag, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+
+	return rdm_tx(ep, iov, count, dest, tag, 0, context, ep->tx_op_flags, true);
+}
+
+static ssize_t
+rdm_tinject(struct fid_ep *ep_fid, const void *buf, size_t len, fi_addr_t dest, uint64_t tag)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, tag, 0, NULL,
+		      ep->tx_op_flags | FI_INJECT | DFI_F_NO_COMPLETION, true);
+}
+
+static ssize_t
+rdm_tsenddata(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
+	      uint64_t data, fi_addr_t dest, uint64_t tag, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, tag, data, context,
+		      ep->tx_op_flags | FI_REMOTE_CQ_DATA, true);
+}
+
+static ssize_t
+rdm_tinjectdata(struct fid_ep *ep_fid, const void *buf, size_t len, uint64_t data,
+		fi_addr_t dest, uint64_t tag)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
+
+	return rdm_tx(ep, &iov, 1, dest, tag, data, NULL,
+		      ep->tx_op_flags | FI_INJECT | FI_REMOTE_CQ_DATA | DFI_F_NO_COMPLETION,
+		      true);
+}
+
+static ssize_t
+rdm_trecvmsg(struct fid_ep *ep_fid, const struct fi_msg_tagged *msg, uint64_t flags)
+{
+	if (unlikely(msg == NULL))
+		return -FI_EINVAL;
+	return rdm_rx_post(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
+			   msg->ignore, msg->context, flags, true);
+}
+
+static ssize_t
+rdm_trecv(struct fid_ep *ep_fid, void *buf, size_t len, void *desc __rte_unused,
+	  fi_addr_t src, uint64_t tag, uint64_t ignore, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return rdm_rx_post(ep, &iov, 1, src, tag, ignore, context, ep->rx_op_flags, true);
+}
+
+static ssize_t
+rdm_trecvv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
+	   size_t count, fi_addr_t src, uint64_t tag, uint64_t ignore, void *context)
+{
+	struct dfi_ep *ep = ep_of(ep_fid);
+
+	return rdm_rx_post(ep, iov, count, src, tag, ignore, context, ep->rx_op_flags, true);
+}
+
+/* -- life cycle -- */
+
+static void
+rdm_progress(struct dfi_ep *ep)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	struct rte_mbuf *pkts[DFI_RX_BURST];
+	uint16_t n;
+
+	n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+	if (n > 0)
+		rdm_conn_rx(ep, r, pkts, n);
+	rdm_conn_progress(ep, r);
+}
+
+/* The CRC is for wires without an FCS, and for the faults we inject. */
+static int
+crc_wanted(const struct dfi_ep *ep, bool *crc)
+{
+	const char *v = dfi_param_str(DFI_PARAM_CRC);
+
+	if (v == NULL || strcmp(v, "auto") == 0)
+		*crc = !ep->sink.port->has_fcs || dfi_param_str(DFI_PARAM_FAULT) != NULL;
+	else if (strcmp(v, "on") == 0)
+		*crc = true;
+	else if (strcmp(v, "off") == 0)
+		*crc = false;
+	else {
+		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_CRC='%s': on, off or auto", v);
+		return -FI_EINVAL;
+	}
+	return 0;
+}
+
+static int
+rdm_init(struct dfi_ep *ep, const struct fi_info *info)
+{
+	struct dfi_rdm *r = calloc(1, sizeof(*r));
+	long timeout_ms = dfi_param_int(DFI_PARAM_RDM_TIMEOUT_MS, 30000, 10, 86400000);
+	long rto_us = dfi_param_int(DFI_PARAM_RDM_RTO_MIN_US, 1000, 10, 10000000);
+	long window = dfi_param_int(DFI_PARAM_RDM_WINDOW, 256, 16, 4096);
+	uint32_t i, nb_ops;
+	int ret;
+
+	if (r == NULL)
+		return -FI_ENOMEM;
+	ep->priv = r;
+	if (timeout_ms < 0 || rto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
+		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
+		return -FI_EINVAL;
+	}
+	ret = crc_wanted(ep, &r->crc);
+	if (ret != 0)
+		return ret;
+	ret = rdm_conn_init(ep, r);
+	if (ret != 0)
+		return ret;
+	r->window = (uint32_t)window;
+	r->timeout = r->hz * (uint64_t)timeout_ms / 1000;
+	r->rto_min = r->hz * (uint64_t)rto_us / 1000000;
+	r->rto_init = RTE_MAX(r->rto_init, r->rto_min);
+	r->seg_size = dfi_wire_max_rdm_payload(ep->sink.port->mtu, ep->encap);
+	r->ux_budget = (uint32_t)RTE_MAX(info->rx_attr->total_buffered_recv / r->seg_size,
+					 (size_t)64);
+	r->eager_max = RTE_MIN(r->ux_budget * r->seg_size / 4, (uint32_t)(256 << 10));
+	r->rx_held_max = dfi_queue_conf.nb_mbufs / 4;
+	ep->min_multi_recv = MIN_MULTI_RECV;
+	if (r->seg_size == 0)
+		return -FI_EINVAL;
+	/* the packets carry their own CRC: no UDP checksum in software */
+	ep->sink.no_sw_udp_cksum = r->crc;
+	/* a delivery notice may be owed for every posted receive */
+	nb_ops = (uint32_t)(ep->tx_size + ep->rx_size);
+	r->ops = calloc(nb_ops, sizeof(*r->ops));
+	r->inject_bufs = calloc(nb_ops, RTE_MAX(ep->inject_size, (size_t)1));
+	r->rxs = calloc(ep->rx_size, sizeof(*r->rxs));
+	r->uxs = calloc(ep->rx_size, sizeof(*r->uxs));
+	if (r->ops == NULL || r->inject_bufs == NULL || r->rxs == NULL || r->uxs == NULL)
+		return -FI_ENOMEM;
+	for (i = nb_ops; i > 0; i--)
+		op_free(r, &r->ops[i - 1]);
+	for (i = (uint32_t)ep->rx_size; i > 0; i--) {
+		rx_free(r, &r->rxs[i - 1]);
+		r->uxs[i - 1].next = r->ux_free;
+		r->ux_free = &r->uxs[i - 1];
+	}
+	return 0;
+}
+
+static int
+rdm_enable(struct dfi_ep *ep __rte_unused)
+{
+	return 0;
+}
+
+static void
+rdm_shutdown(struct dfi_ep *ep)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+
+	if (r != NULL)
+		rdm_conn_shutdown(ep, r);
+}
+
+static void
+rdm_fini(struct dfi_ep *ep)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	struct rdm_ux *ux;
+
+	if (r == NULL)
+		return;
+	while ((ux = r->ux_head) != NULL) {
+		r->ux_head = ux->next;
+		ux_drop_data(r, ux);
+	}
+	rdm_conn_fini(ep, r);
+	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again), %" PRIu64
+		 " in (%" PRIu64 " duplicates, %" PRIu64 " bad), %" PRIu64 " messages out, %"
+		 PRIu64 " in", r->stats.tx_pkts, r->stats.tx_retransmits, r->stats.rx_pkts,
+		 r->stats.rx_dup, r->stats.rx_bad_crc, r->stats.msgs_sent,
+		 r->stats.msgs_received);
+	free(r->ops);
+	free(r->inject_bufs);
+	free(r->rxs);
+	free(r->uxs);
+	free(r);
+	ep->priv = NULL;
+}
+
+static void
+rdm_stats(struct dfi_ep *ep, struct fi_dpdk_ep_stats *s)
+{
+	const struct rdm_stats *st = &rdm_of(ep)->stats;
+
+	s->tx_pkts = st->tx_pkts;
+	s->tx_retransmits = st->tx_retransmits;
+	s->tx_timeouts = st->tx_rto;
+	s->tx_fast_retransmits = st->tx_fast_retransmits;
+	s->tx_no_room = st->tx_no_room;
+	s->rx_pkts = st->rx_pkts;
+	s->rx_duplicates = st->rx_dup;
+	s->rx_out_of_order = st->rx_out_of_order;
+	s->rx_beyond_window = st->rx_beyond_window;
+	s->rx_bad = st->rx_bad_crc;
+	s->rx_stale = st->rx_stale;
+	s->rx_unknown = st->rx_unknown;
+	s->rnr_sent = st->rnr_sent;
+	s->rnr_received = st->rnr_received;
+	s->acks_sent = st->acks_sent;
+	s->msgs_sent = st->msgs_sent;
+	s->msgs_received = st->msgs_received;
+	s->peers_reset = st->peers_reset;
+	s->peers_timed_out = st->peers_timed_out;
+	s->peers_closed = st->peers_closed;
+}
+
+static struct fi_ops_msg rdm_msg_ops = {
+	.size = sizeof(struct fi_ops_msg),
+	.recv = rdm_recv,
+	.recvv = rdm_recvv,
+	.recvmsg = rdm_recvmsg,
+	.send = rdm_send,
+	.sendv = rdm_sendv,
+	.sendmsg = rdm_sendmsg,
+	.inject = rdm_inject,
+	.senddata = rdm_senddata,
+	.injectdata = rdm_injectdata,
+};
+
+static struct fi_ops_tagged rdm_tagged_ops = {
+	.size = sizeof(struct fi_ops_tagged),
+	.recv = rdm_trecv,
+	.recvv = rdm_trecvv,
+	.recvmsg = rdm_trecvmsg,
+	.send = rdm_tsend,
+	.sendv = rdm_tsendv,
+	.sendmsg = rdm_tsendmsg,
+	.inject = rdm_tinject,
+	.senddata = rdm_tsenddata,
+	.injectdata = rdm_tinjectdata,
+};
+
+const struct dfi_ep_type_ops dfi_rdm_ops = {
+	.init = rdm_init,
+	.enable = rdm_enable,
+	.progress = rdm_progress,
+	.cancel = rdm_cancel,
+	.shutdown = rdm_shutdown,
+	.fini = rdm_fini,
+	.stats = rdm_stats,
+	.cntr_flags = FI_SEND | FI_RECV,
+	.msg = &rdm_msg_ops,
+	.tagged = &rdm_tagged_ops,
+	.rma = &dfi_no_rma_ops,
+};

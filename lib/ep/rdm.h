@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * FI_EP_RDM, shared by its two halves: the reliable protocol (rdm_conn.c:
+ * connections, sequence numbers, acknowledgements, retransmission, flow
+ * control, deadlines) and the message layer (rdm.c: the libfabric
+ * operations, segmentation, matching, the unexpected queue, completions).
+ * doc/rdm-protocol.md describes the protocol.
+ *
+ * Everything here runs under the domain lock (none in FI_THREAD_DOMAIN):
+ * the application's calls and the progress they drive.
+ */
+
+#ifndef _DFI_RDM_H_
+#define _DFI_RDM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include <rdma/fi_endpoint.h>
+
+#include <rte_mbuf.h>
+
+#include "addr.h"
+#include "wire.h"
+
+#define RDM_IOV_MAX		4
+#define RDM_PEER_HASH_MIN	64
+
+struct dfi_ep;
+struct rdm_peer;
+
+/* A send or a DONE notice, from its post to its completion. */
+enum rdm_op_state {
+	RDM_OP_FREE,
+	RDM_OP_QUEUED,		/* bytes left to segment */
+	RDM_OP_SENT,		/* all sent, waiting for acks */
+	RDM_OP_WAIT_DONE,	/* all acked, waiting for the delivery notice */
+};
+
+struct rdm_op {
+	struct rdm_op *next;		/* the peer's queue, or the free list */
+	struct rdm_peer *peer;
+	void *context;
+	uint64_t flags;			/* operation flags, FI_* */
+	uint64_t comp_flags;		/* the completion's flags */
+	uint64_t tag;
+	uint64_t data;
+	uint32_t len;
+	uint32_t sent;			/* bytes segmented */
+	uint32_t unacked;		/* its packets in flight */
+	uint32_t msg_seq;
+	uint8_t type;			/* DFI_PKT_RDM_MSG or _DONE */
+	uint8_t state;			/* enum rdm_op_state */
+	uint16_t pkt_flags;		/* DFI_RDM_F_* */
+	uint32_t iov_count;
+	struct iovec iov[RDM_IOV_MAX];	/* the payload; an inject's copy in iov[0] */
+};
+
+/* One packet in flight: a slot of the peer's transmit window. */
+struct rdm_txe {
+	struct rdm_op *op;
+	uint64_t sent_tsc;		/* last transmission */
+	uint32_t offset;
+	uint16_t len;
+	uint8_t sacked;			/* the receiver holds it */
+	uint8_t retx;			/* transmissions after the first */
+};
+
+/* A posted receive. */
+struct rdm_rx {
+	struct rdm_rx *next;		/* posted list, or the free list */
+	void *context;
+	uint64_t flags;			/* operation flags */
+	uint64_t tag;
+	uint64_t ignore;
+	fi_addr_t src;			/* FI_DIRECTED_RECV, or FI_ADDR_UNSPEC */
+	size_t cap;			/* bytes the iovecs hold */
+	size_t used;			/* FI_MULTI_RECV: bytes given to messages */
+	uint32_t busy;			/* FI_MULTI_RECV: messages still arriving in it */
+	bool tagged;
+	bool posted;			/* on a posted list */
+	uint32_t iov_count;
+	struct iovec iov[RDM_IOV_MAX];
+};
+
+/* A message that arrived before its receive. */
+enum rdm_ux_state {
+	RDM_UX_FREE,
+	RDM_UX_ARRIVING,	/* segments buffered as they come */
+	RDM_UX_COMPLETE,	/* all there */
+	RDM_UX_BLOCKED,		/* too large to buffer: refused until a receive matches */
+};
+
+struct rdm_ux {
+	struct rdm_ux *next;		/* the unexpected list, or the free list */
+	struct rdm_peer *peer;
+	void *claim;			/* FI_CLAIM context, once claimed */
+	struct rdm_rx *rx;		/* BLOCKED: the receive that matched meanwhile */
+	uint64_t tag;
+	uint64_t data;
+	uint64_t comp_flags;		/* FI_MSG or FI_TAGGED, FI_REMOTE_CQ_DATA */
+	uint32_t msg_seq;
+	uint32_t len;
+	uint32_t got;			/* bytes buffered */
+	uint16_t pkt_flags;
+	uint8_t state;			/* enum rdm_ux_state */
+	bool discard;			/* FI_DISCARD: taken, to be dropped */
+	struct rte_mbuf *head;		/* buffered segments, data at each payload */
+	struct rte_mbuf *tail;
+	uint32_t nb_mbufs;
+};
+
+/* The message a peer is sending us now: its packets are processed in order,
+ * so there is at most one. */
+struct rdm_inmsg {
+	bool active;
+	bool discard;			/* FI_DISCARD: data dropped, nothing reported */
+	uint32_t msg_seq;
+	uint32_t len;
+	uint32_t got;
+	uint16_t pkt_flags;
+	uint64_t tag;
+	uint64_t data;
+	struct rdm_rx *rx;		/* where it goes, or NULL while buffered */
+	size_t rx_off;			/* its place in rx (FI_MULTI_RECV) */
+	size_t rx_room;			/* bytes of it rx holds: less means truncated */
+	struct rdm_ux *ux;		/* buffered while unexpected */
+};
+
+enum rdm_peer_state {
+	RDM_PEER_IDLE,		/* no connection */
+	RDM_PEER_CONNECTING,	/* CONN sent, no answer */
+	RDM_PEER_UP,
+};
+
+struct rdm_peer {
+	uint64_t key;			/* address key: table lookup */
+	struct dfi_addr addr;
+	fi_addr_t fi_addr;		/* FI_SOURCE cache, FI_ADDR_NOTAVAIL */
+	uint32_t peer_inc;		/* 0 while unknown */
+	uint8_t state;			/* enum rdm_peer_state */
+	uint8_t version;
+	bool active;			/* on the endpoint's active list */
+	bool ack_owed;
+	bool ack_now;			/* the sender waits on an acknowledgement */
+	bool closing;			/* our CLOSE is not answered yet */
+	uint16_t rx_unacked;		/* packets taken since our last acknowledgement */
+	uint32_t ack_call;		/* the progress call that made the ack owed */
+	struct rdm_peer *next_active;
+	/* transmit */
+	uint32_t snd_una;		/* oldest PSN not acknowledged */
+	uint32_t snd_nxt;		/* next new PSN */
+	uint32_t snd_lim;		/* first PSN the receiver does not take yet */
+	uint32_t high_sacked;		/* highest PSN the receiver reported holding, + 1 */
+	uint32_t next_msg_seq;
+	struct rdm_txe *txw;		/* window, by psn & mask */
+	struct rdm_op *ops_head;	/* in posting order */
+	struct rdm_op *ops_tail;
+	struct rdm_op *seg_op;		/* the first op with bytes to segment */
+	uint64_t srtt;			/* TSC cycles; 0: no sample yet */
+	uint64_t rttvar;
+	uint64_t rto;
+	uint64_t backoff_rto;		/* rto doubled by timeouts, until an ack */
+	uint64_t rto_mark;		/* the last timeout: what was sent before goes again */
+	uint64_t ack_tsc;		/* snd_una last moved: the timer runs from then */
+	uint32_t recover;		/* after a timeout, recovering until snd_una passes it */
+	bool recovering;
+	uint64_t rnr_until;		/* refused (RNR): resend after */
+	uint64_t rnr_wait;
+	uint64_t last_heard;
+	uint64_t last_probe;		/* CONN or keepalive sent */
+	uint64_t conn_since;
+	uint64_t reset_sent;
+	/* receive */
+	uint32_t rcv_nxt;		/* next PSN expected */
+	uint32_t rcv_msg_seq;		/* next message expected */
+	uint64_t rcv_sack;		/* PSNs rcv_nxt + 1 + i held: bit i */
+	uint32_t ts_echo;		/* ts of the last new packet from the peer */
+	struct rte_mbuf **rxw;		/* out of order packets held, by psn & mask */
+	uint32_t nb_held;		/* of them, non-NULL */
+	struct rdm_inmsg in;
+	struct rdm_ux *blocked;		/* the message refused (RNR) until a receive matches */
+};
+
+/** Statistics of an RDM endpoint (fi_ext_dpdk.h has the public copy). */
+struct rdm_stats {
+	uint64_t tx_pkts;
+	uint64_t tx_retransmits;
+	uint64_t tx_rto;		/* retransmission timeouts */
+	uint64_t tx_fast_retransmits;
+	uint64_t tx_no_room;		/* the port took no more: as if lost */
+	uint64_t rx_pkts;
+	uint64_t rx_dup;		/* already had it */
+	uint64_t rx_out_of_order;	/* held for later */
+	uint64_t rx_beyond_window;
+	uint64_t rx_bad_crc;
+	uint64_t rx_stale;		/* for another incarnation */
+	uint64_t rx_unknown;		/* from no connection */
+	uint64_t rnr_sent;
+	uint64_t rnr_received;
+	uint64_t acks_sent;
+	uint64_t msgs_sent;
+	uint64_t msgs_received;
+	uint64_t peers_reset;		/* restarted peers */
+	uint64_t peers_timed_out;
+	uint64_t peers_closed;
+};
+
+/** The endpoint's RDM state. */
+struct dfi_rdm {
+	uint32_t inc;			/* this endpoint's incarnation */
+	uint32_t window;		/* packets in flight per peer, power of 2 */
+	uint32_t seg_size;		/* payload per packet */
+	uint32_t eager_max;		/* largest message buffered while unexpected */
+	uint32_t ux_budget;		/* mbufs unexpected messages may hold */
+	uint32_t ux_held;
+	uint32_t rx_held;		/* mbufs held out of order */
+	uint32_t rx_held_max;
+	uint64_t hz;
+	uint64_t rto_min;
+	uint64_t rto_max;
+	uint64_t rto_init;
+	uint64_t timeout;		/* a silent peer's deadline */
+	uint64_t now;			/* TSC, read once per call */
+	uint32_t calls;			/* progress calls: acks wait for the next one */
+	bool crc;			/* send and demand CRC32C */
+	size_t min_multi_recv;
+	/* peers: open-addressed table of pointers, by address key */
+	struct rdm_peer **peers;
+	uint32_t peers_mask;
+	uint32_t nb_peers;
+	struct rdm_peer *last_peer;	/* the one used last (ping-pong, streams) */
+	struct rdm_peer *active;	/* peers with something to do */
+	/* operation pools */
+	struct rdm_op *ops;
+	struct rdm_op *op_free;
+	uint8_t *inject_bufs;		/* inject_size per op */
+	struct rdm_rx *rxs;
+	struct rdm_rx *rx_free;
+	struct rdm_rx *posted_msg;	/* posted receives, in order */
+	struct rdm_rx *posted_tag;
+	struct rdm_ux *uxs;
+	struct rdm_ux *ux_free;
+	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
+	struct rdm_ux *ux_tail;
+	uint32_t nb_ops;
+	struct rdm_stats stats;
+};
+
+/* -- the protocol (rdm_conn.c) -- */
+
+/** Sets the protocol's state of an endpoint up; 0 or a negative fabric errno. */
+int rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r);
+void rdm_conn_fini(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/** @return the peer of an address, created when create is set; NULL without memory. */
+struct rdm_peer *rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create);
+
+/** Queues an operation to its peer and sends what the window allows. */
+void rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op);
+
+/** Takes in received packets. */
+void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n);
+
+/** Timers, transmissions and acknowledgements owed; then flushes the port. */
+void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/** The endpoint closes: drops what is under way and takes leave of the peers. */
+void rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/** @return the number of a new message to a peer (from 0 on a new connection). */
+uint32_t rdm_conn_next_msg_seq(struct rdm_peer *peer);
+
+/** Tells a peer it may send what it was refused (RNR) now. */
+void rdm_conn_resume(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer);
+
+/* -- the message layer (rdm.c), called by the protocol -- */
+
+enum rdm_take {
+	RDM_TAKEN,	/* placed (or buffered and the mbuf kept: *kept) */
+	RDM_REFUSED,	/* no room: the sender must try again (RNR) */
+	RDM_BAD,	/* its payload failed its CRC: as if it never came */
+};
+
+/** A MSG packet in sequence: places or buffers its payload. */
+enum rdm_take rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
+			      const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,
+			      const uint8_t *payload, uint32_t len, bool *kept);
+
+/** An operation finished its part in the protocol: completes it (err 0 or positive). */
+void rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err);
+
+/** A peer is gone (err: FI_ETIMEDOUT, FI_ECONNRESET): fails what it was sending us. */
+void rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer, int err);
+
+/** @return an op for a DONE notice, or NULL when the pool is empty. */
+struct rdm_op *rdm_op_alloc(struct dfi_rdm *r);
+
+#endif /* _DFI_RDM_H_ */

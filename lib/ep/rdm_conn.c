@@ -1,0 +1,1178 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The reliable protocol under FI_EP_RDM, all of its state machine: per-peer
+ * connections with random incarnations, sequence numbers in both
+ * directions, cumulative and selective acknowledgements, fast retransmission
+ * of holes and timeouts derived from measured round trips, a receiver's
+ * window and its refusals (RNR), and the deadline past which a silent peer
+ * is given up. Packets are taken in sequence order; what arrives early
+ * waits in the receive window. doc/rdm-protocol.md is the description.
+ *
+ * It runs from the application's calls only (manual progress); every call
+ * reads the clock once.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_hash_crc.h>
+
+#include "dfi.h"
+#include "ep.h"
+#include "iov.h"
+#include "rdm.h"
+#include "rxtx.h"
+
+#define DUP_THRESH		3	/* later packets held before a hole counts as lost */
+#define RNR_WAIT_MIN_US		20
+#define RNR_WAIT_MAX_US		20000
+#define RESET_INTERVAL_US	1000	/* RESETs to one address, at most one per */
+#define RECOVERY_BURST		8	/* packets sent again per ack after a timeout */
+#define ACK_EVERY		16	/* packets taken before an ack goes at once */
+#define TS_SHIFT		10	/* timestamps: TSC / 1024, 32 bits */
+#define CLOCK_CALLS		16
+#define CLOSE_LINGER_US		250000	/* a closing endpoint waits this long for answers */
+
+static inline bool
+seq_lt(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+static inline bool
+seq_le(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) <= 0;
+}
+
+static uint32_t
+random32(void)
+{
+	uint32_t v = 0;
+
+	/* getrandom() does not block once the pool is initialised, as at run time */
+	while (getrandom(&v, sizeof(v), 0) != sizeof(v) || v == 0)
+		;
+	return v;
+}
+
+/* -- peers -- */
+
+static uint64_t
+addr_key(const struct dfi_addr *a)
+{
+	uint64_t mac = 0;
+
+	if (a->kind == DFI_ADDR_IPV4)
+		return (uint64_t)a->ipv4 << 16 | a->port;
+	memcpy(&mac, a->mac, sizeof(a->mac));
+	return (mac << 16 | a->port) ^ (1ULL << 63);
+}
+
+static uint32_t
+key_slot(const struct dfi_rdm *r, uint64_t key)
+{
+	return rte_hash_crc_8byte(key, 0) & r->peers_mask;
+}
+
+static int
+peers_grow(struct dfi_rdm *r)
+{
+	uint32_t size = (r->peers_mask + 1) * 2, i, j;
+	struct rdm_peer **t = calloc(size, sizeof(*t));
+
+	if (t == NULL)
+		return -FI_ENOMEM;
+	for (i = 0; i <= r->peers_mask; i++) {
+		if (r->peers[i] == NULL)
+			continue;
+		for (j = rte_hash_crc_8byte(r->peers[i]->key, 0) & (size - 1); t[j] != NULL;
+		     j = (j + 1) & (size - 1))
+			;
+		t[j] = r->peers[i];
+	}
+	free(r->peers);
+	r->peers = t;
+	r->peers_mask = size - 1;
+	return 0;
+}
+
+static void
+peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->window; i++) {
+		if (p->rxw[i] != NULL) {
+			rte_pktmbuf_free(p->rxw[i]);
+			p->rxw[i] = NULL;
+			r->rx_held--;
+		}
+	}
+	p->nb_held = 0;
+	memset(p->txw, 0, sizeof(*p->txw) * r->window);
+	p->snd_una = p->snd_nxt = random32();
+	p->snd_lim = p->snd_una;
+	p->high_sacked = p->snd_una;
+	p->next_msg_seq = 0;
+	p->rcv_nxt = 0;
+	p->rcv_msg_seq = 0;
+	p->rcv_sack = 0;
+	p->peer_inc = 0;
+	p->state = RDM_PEER_IDLE;
+	p->rnr_until = 0;
+	p->rnr_wait = 0;
+	p->backoff_rto = 0;
+	p->recovering = false;
+	p->ack_owed = false;
+}
+
+struct rdm_peer *
+rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
+{
+	uint64_t key = addr_key(a);
+	struct rdm_peer *p = r->last_peer;
+	uint32_t i;
+
+	if (likely(p != NULL && p->key == key))
+		return p;
+	for (i = key_slot(r, key); r->peers[i] != NULL; i = (i + 1) & r->peers_mask) {
+		if (r->peers[i]->key == key) {
+			r->last_peer = r->peers[i];
+			return r->peers[i];
+		}
+	}
+	if (!create)
+		return NULL;
+	/* a new peer: a connection's set-up, not the steady state */
+	if ((r->nb_peers + 1) * 2 > r->peers_mask + 1 && peers_grow(r) != 0)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return NULL;
+	p->txw = calloc(r->window, sizeof(*p->txw));
+	p->rxw = calloc(r->window, sizeof(*p->rxw));
+	if (p->txw == NULL || p->rxw == NULL) {
+		free(p->txw);
+		free(p->rxw);
+		free(p);
+		return NULL;
+	}
+	p->key = key;
+	p->addr = *a;
+	p->fi_addr = FI_ADDR_NOTAVAIL;
+	p->version = DFI_WIRE_VERSION;
+	p->rto = r->rto_init;
+	peer_reset_windows(r, p);
+	for (i = key_slot(r, key); r->peers[i] != NULL; i = (i + 1) & r->peers_mask)
+		;
+	r->peers[i] = p;
+	r->nb_peers++;
+	r->last_peer = p;
+	return p;
+}
+
+static void
+peer_activate(struct dfi_rdm *r, struct rdm_peer *p)
+{
+	if (p->active)
+		return;
+	p->active = true;
+	p->next_active = r->active;
+	r->active = p;
+}
+
+/* -- integrity -- */
+
+static bool
+hcrc_ok(struct dfi_rdm_hdr *h)
+{
+	uint32_t want = rte_be_to_cpu_32(h->hcrc);
+
+	h->hcrc = 0;
+	return dfi_crc32c(h, sizeof(*h), UINT32_MAX) == want;
+}
+
+/* The payload's CRC, when the packet carries one and it was not checked yet. */
+static bool
+pcrc_ok(struct rte_mbuf *m)
+{
+	const struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *);
+
+	if (!(h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) || dfi_rx_meta(m)->verified)
+		return true;
+	dfi_rx_meta(m)->verified = 1;
+	return dfi_crc32c(h + 1, rte_pktmbuf_data_len(m) - sizeof(*h), UINT32_MAX) ==
+	       rte_be_to_cpu_32(h->pcrc);
+}
+
+/* -- building and sending packets -- */
+
+static struct rte_mbuf *
+pkt_alloc(struct dfi_ep *ep, uint32_t payload, struct dfi_rdm_hdr **hdr)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(ep->sink.port->rt->pool);
+
+	if (unlikely(m == NULL))
+		return NULL;
+	*hdr = (struct dfi_rdm_hdr *)rte_pktmbuf_append(m, (uint16_t)(sizeof(**hdr) + payload));
+	return m;
+}
+
+static void
+hdr_fill(const struct dfi_rdm *r, struct rdm_peer *p, struct dfi_rdm_hdr *h, uint8_t type,
+	 uint16_t flags, uint32_t psn)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = p->version;
+	h->type = type;
+	h->flags = rte_cpu_to_be_16(flags);
+	h->psn = rte_cpu_to_be_32(psn);
+	h->src_inc = rte_cpu_to_be_32(r->inc);
+	h->dst_inc = rte_cpu_to_be_32(p->peer_inc);
+	h->ack = rte_cpu_to_be_32(p->rcv_nxt);
+	h->window = rte_cpu_to_be_16((uint16_t)r->window);
+	h->hdr_len = rte_cpu_to_be_16(sizeof(*h));
+	h->sack = rte_cpu_to_be_64(p->rcv_sack);
+	h->ts = rte_cpu_to_be_32((uint32_t)(r->now >> TS_SHIFT));
+	h->ts_echo = rte_cpu_to_be_32(p->ts_echo);
+	h->pcrc = rte_cpu_to_be_32(UINT32_MAX);	/* no payload */
+}
+
+/*
+ * Seals a packet and stages it for the wire; the packet is consumed. With
+ * CRCs on, pcrc (the payload's) is already in the header, which its own
+ * CRC then covers.
+ */
+static void
+pkt_send(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *dst, struct rte_mbuf *m)
+{
+	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
+
+	if (r->crc) {
+		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_CRC);
+		h->hcrc = 0;
+		h->hcrc = rte_cpu_to_be_32(dfi_crc32c(h, sizeof(*h), UINT32_MAX));
+	}
+	if (unlikely(dfi_sink_tx_room(&ep->sink) == 0))
+		dfi_sink_flush(&ep->sink);
+	if (unlikely(dfi_sink_send(&ep->sink, ep->encap, dst, m) != 0)) {
+		/* no room on the wire: as good as lost, the protocol sends it again */
+		r->stats.tx_no_room++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	r->stats.tx_pkts++;
+}
+
+/* A packet without payload outside the sequence (ACK, RNR, CONN...). */
+static void
+send_ctrl(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint8_t type,
+	  uint16_t flags, uint32_t psn)
+{
+	struct dfi_rdm_hdr *h;
+	struct rte_mbuf *m = pkt_alloc(ep, 0, &h);
+
+	if (m == NULL)
+		return;
+	hdr_fill(r, p, h, type, flags, psn);
+	p->ack_owed = false;
+	p->ack_now = false;
+	p->rx_unacked = 0;
+	pkt_send(ep, r, &p->addr, m);
+}
+
+/*
+ * An acknowledgement alone: its payload is the whole window's map of what
+ * arrived after a hole (bit i: rcv_nxt + 1 + i), where every other packet
+ * carries the first 64 bits only, so that the sender resends just the holes.
+ */
+static void
+send_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint16_t flags)
+{
+	uint32_t mask = r->window - 1, i, bytes = p->nb_held != 0 ? r->window / 8 : 0;
+	struct dfi_rdm_hdr *h;
+	struct rte_mbuf *m = pkt_alloc(ep, bytes, &h);
+	uint8_t *map;
+
+	if (m == NULL)
+		return;
+	hdr_fill(r, p, h, DFI_PKT_RDM_ACK, flags, 0);
+	map = (uint8_t *)(h + 1);
+	memset(map, 0, bytes);
+	for (i = 0; i + 1 < r->window && bytes > 0; i++) {
+		if (p->rxw[(p->rcv_nxt + 1 + i) & mask] != NULL)
+			map[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	if (r->crc)
+		h->pcrc = rte_cpu_to_be_32(dfi_crc32c(map, bytes, UINT32_MAX));
+	p->ack_owed = false;
+	p->ack_now = false;
+	p->rx_unacked = 0;
+	r->stats.acks_sent++;
+	pkt_send(ep, r, &p->addr, m);
+}
+
+/* A RESET or a CLOSE's answer to an address we may hold no connection with. */
+static void
+send_unbound(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *a, uint32_t their_inc,
+	     uint8_t type)
+{
+	struct rdm_peer tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.addr = *a;
+	tmp.peer_inc = their_inc;
+	tmp.version = DFI_WIRE_VERSION;
+	send_ctrl(ep, r, &tmp, type, 0, 0);
+}
+
+/*
+ * Whether the application can see the operation finish (a completion, a
+ * counter, a delivery notice): then its last packet asks for an immediate
+ * ack. One it cannot see (fi_inject() without counter) lets the ack ride on
+ * the answer, or wait for the receiver's next progress call.
+ */
+static bool
+op_awaited(const struct dfi_ep *ep, const struct rdm_op *op)
+{
+	return op->type == DFI_PKT_RDM_DONE || (op->flags & FI_COMPLETION) ||
+	       (op->pkt_flags & DFI_RDM_F_DELIVERY) || ep->cntrs[DFI_CNTR_SEND] != NULL;
+}
+
+/* Builds the packet of window slot psn from its operation and sends it. */
+static void
+send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
+{
+	struct rdm_txe *e = &p->txw[psn & (r->window - 1)];
+	struct rdm_op *op = e->op;
+	struct dfi_rdm_hdr *h;
+	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
+
+	if (unlikely(m == NULL))
+		return;	/* the timer sends it again */
+	hdr_fill(r, p, h, op->type, op->pkt_flags |
+		 (e->offset + e->len == op->len && op_awaited(ep, op) ? DFI_RDM_F_ACK_REQ : 0),
+		 psn);
+	h->msg_seq = rte_cpu_to_be_32(op->msg_seq);
+	if (op->type == DFI_PKT_RDM_MSG) {
+		h->offset = rte_cpu_to_be_32(e->offset);
+		h->msg_len = rte_cpu_to_be_32(op->len);
+		h->tag = rte_cpu_to_be_64(op->tag);
+		h->data = rte_cpu_to_be_64(op->data);
+		if (r->crc)
+			h->pcrc = rte_cpu_to_be_32(dfi_iov_gather_crc(h + 1, op->iov, op->iov_count,
+								     e->offset, e->len, UINT32_MAX));
+		else
+			dfi_iov_gather(h + 1, op->iov, op->iov_count, e->offset, e->len);
+	}
+	e->sent_tsc = r->now;
+	p->ack_owed = false;
+	p->ack_now = false;
+	p->rx_unacked = 0;
+	pkt_send(ep, r, &p->addr, m);
+}
+
+/* @return whether the port takes another packet now (it may be busy). */
+static bool
+wire_room(struct dfi_ep *ep)
+{
+	return dfi_sink_tx_room(&ep->sink) > 0 || dfi_sink_flush(&ep->sink) < DFI_TX_BURST;
+}
+
+/* Sends the next new packet if the window, the receiver and the port allow it. */
+static bool
+send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	struct rdm_op *op = p->seg_op;
+	struct rdm_txe *e;
+	uint32_t len;
+
+	if (op == NULL || p->state != RDM_PEER_UP || p->rnr_until != 0 ||
+	    p->snd_nxt - p->snd_una >= r->window || !seq_lt(p->snd_nxt, p->snd_lim) ||
+	    !wire_room(ep))
+		return false;
+	len = op->type == DFI_PKT_RDM_MSG ? RTE_MIN(r->seg_size, op->len - op->sent) : 0;
+	e = &p->txw[p->snd_nxt & (r->window - 1)];
+	e->op = op;
+	e->offset = op->sent;
+	e->len = (uint16_t)len;
+	e->sacked = 0;
+	e->retx = 0;
+	op->sent += len;
+	op->unacked++;
+	if (op->sent == op->len) {
+		/* every byte is out (a message of 0 bytes is one packet) */
+		op->state = RDM_OP_SENT;
+		for (op = op->next; op != NULL && op->state != RDM_OP_QUEUED; op = op->next)
+			;
+		p->seg_op = op;
+	}
+	send_seq(ep, r, p, p->snd_nxt++);
+	return true;
+}
+
+static void
+send_retx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
+{
+	p->txw[psn & (r->window - 1)].retx++;
+	r->stats.tx_retransmits++;
+	send_seq(ep, r, p, psn);
+}
+
+/* -- operations, peers failing -- */
+
+static void
+ops_unlink(struct rdm_peer *p, struct rdm_op *op)
+{
+	struct rdm_op **pp;
+
+	for (pp = &p->ops_head; *pp != NULL && *pp != op; pp = &(*pp)->next)
+		;
+	if (*pp == NULL)
+		return;
+	*pp = op->next;
+	if (p->ops_tail == op) {
+		p->ops_tail = NULL;
+		for (op = p->ops_head; op != NULL; op = op->next)
+			p->ops_tail = op;
+	}
+}
+
+/* Every packet of op is acknowledged. */
+static void
+op_acked(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_op *op)
+{
+	if (op->type == DFI_PKT_RDM_MSG && (op->pkt_flags & DFI_RDM_F_DELIVERY)) {
+		op->state = RDM_OP_WAIT_DONE;	/* stays queued until the DONE */
+		return;
+	}
+	ops_unlink(p, op);
+	rdm_op_complete(ep, r, op, 0);
+}
+
+/* A DONE: the message msg_seq we sent was delivered. */
+static void
+done_received(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t msg_seq)
+{
+	struct rdm_op *op;
+
+	for (op = p->ops_head; op != NULL; op = op->next) {
+		if (op->type == DFI_PKT_RDM_MSG && op->msg_seq == msg_seq &&
+		    op->state == RDM_OP_WAIT_DONE) {
+			ops_unlink(p, op);
+			rdm_op_complete(ep, r, op, 0);
+			return;
+		}
+	}
+}
+
+static bool
+peer_busy(const struct rdm_peer *p)
+{
+	return p->ops_head != NULL || p->in.active || p->snd_una != p->snd_nxt;
+}
+
+/* The connection is over: fails what was under way (err positive) and forgets it. */
+static void
+peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, const char *why,
+	  uint64_t *count)
+{
+	struct rdm_op *op;
+	char name[64];
+
+	dfi_addr_to_uri(&p->addr, name, sizeof(name));
+	if (peer_busy(p))
+		DFI_WARN(FI_LOG_EP_DATA, "peer %s: %s, what was under way with it fails", name,
+			 why);
+	else
+		DFI_INFO(FI_LOG_EP_CTRL, "peer %s: %s", name, why);
+	while ((op = p->ops_head) != NULL) {
+		p->ops_head = op->next;
+		rdm_op_complete(ep, r, op, err);
+	}
+	p->ops_tail = NULL;
+	p->seg_op = NULL;
+	rdm_msg_peer_lost(ep, r, p, err);
+	peer_reset_windows(r, p);
+	(*count)++;
+}
+
+/* -- acknowledgements -- */
+
+static void
+rtt_sample(struct dfi_rdm *r, struct rdm_peer *p, uint64_t rtt)
+{
+	uint64_t err;
+
+	/* RFC 6298 */
+	if (p->srtt == 0) {
+		p->srtt = rtt;
+		p->rttvar = rtt / 2;
+	} else {
+		err = rtt > p->srtt ? rtt - p->srtt : p->srtt - rtt;
+		p->rttvar = (3 * p->rttvar + err) / 4;
+		p->srtt = (7 * p->srtt + rtt) / 8;
+	}
+	p->rto = RTE_MIN(RTE_MAX(p->srtt + 4 * p->rttvar, r->rto_min), r->rto_max);
+}
+
+/*
+ * After a timeout, every ack lets a few more of the packets sent before it
+ * go again, oldest first, until the window has moved past the timeout: a
+ * receiver that was only slow acks most of them at once, and a burst that
+ * was lost is resent at the pace acks come back.
+ */
+static void
+recover(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	struct rdm_txe *e;
+	uint32_t psn, n = 0;
+
+	if (!seq_lt(p->snd_una, p->recover)) {
+		p->recovering = false;
+		return;
+	}
+	for (psn = p->snd_una; psn != p->recover && n < RECOVERY_BURST; psn++) {
+		e = &p->txw[psn & (r->window - 1)];
+		if (!e->sacked && e->sent_tsc <= p->rto_mark) {
+			send_retx(ep, r, p, psn);
+			n++;
+		}
+	}
+}
+
+/* Marks what the receiver holds beyond ack (map: bit i for ack + 1 + i). */
+static bool
+mark_sacked(struct dfi_rdm *r, struct rdm_peer *p, uint32_t ack, const uint8_t *map,
+	    uint32_t bits)
+{
+	uint32_t i, psn, mask = r->window - 1;
+	struct rdm_txe *e;
+	bool news = false;
+
+	for (i = 0; i < bits; i++) {
+		if (!(map[i / 8] & (1u << (i % 8))))
+			continue;
+		psn = ack + 1 + i;
+		if (!seq_lt(psn, p->snd_nxt) || seq_lt(psn, p->snd_una))
+			continue;
+		e = &p->txw[psn & mask];
+		news |= !e->sacked;
+		e->sacked = 1;
+		if (seq_lt(p->high_sacked, psn + 1))
+			p->high_sacked = psn + 1;
+	}
+	return news;
+}
+
+static void
+on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
+       uint32_t map_bytes)
+{
+	uint32_t ack = rte_be_to_cpu_32(h->ack), mask = r->window - 1, psn;
+	uint32_t echo = rte_be_to_cpu_32(h->ts_echo);
+	uint64_t sack = rte_be_to_cpu_64(h->sack);
+	uint8_t map[8];
+	bool news = false;
+	struct rdm_txe *e;
+	struct rdm_op *op;
+	int i;
+
+	if (seq_lt(p->snd_una, ack) && seq_le(ack, p->snd_nxt)) {
+		news = true;
+		for (psn = p->snd_una; psn != ack; psn++) {
+			e = &p->txw[psn & mask];
+			op = e->op;
+			e->op = NULL;
+			if (--op->unacked == 0 && op->state == RDM_OP_SENT)
+				op_acked(ep, r, p, op);
+		}
+		p->snd_una = ack;
+		p->ack_tsc = r->now;
+		p->backoff_rto = 0;
+		p->rnr_wait = 0;
+		if (seq_lt(p->high_sacked, ack))
+			p->high_sacked = ack;
+	}
+	if (seq_lt(p->snd_lim, ack + rte_be_to_cpu_16(h->window)))
+		p->snd_lim = ack + rte_be_to_cpu_16(h->window);
+	if (map_bytes > 0) {
+		news |= mark_sacked(r, p, ack, (const uint8_t *)(h + 1),
+				    RTE_MIN(map_bytes * 8, r->window - 1));
+	} else if (sack != 0) {
+		for (i = 0; i < 8; i++)
+			map[i] = (uint8_t)(sack >> (8 * i));
+		news |= mark_sacked(r, p, ack, map, 64);
+	}
+	if (p->recovering)
+		recover(ep, r, p);
+	/* a hole with DUP_THRESH packets held after it is lost: send it again,
+	 * once; if that is lost too, the timeout finds it */
+	for (psn = p->snd_una; seq_lt(psn, p->high_sacked); psn++) {
+		e = &p->txw[psn & mask];
+		if (e->sacked || e->retx != 0)
+			continue;
+		if (p->high_sacked - psn > DUP_THRESH) {
+			send_retx(ep, r, p, psn);
+			r->stats.tx_fast_retransmits++;
+		}
+	}
+	/* the echo of the packet that made this ack: the wire and the peer's
+	 * acking, never a wait for a hole (and no ambiguity on a resend) */
+	if (news && echo != 0)
+		rtt_sample(r, p, (uint64_t)((uint32_t)(r->now >> TS_SHIFT) - echo) << TS_SHIFT);
+}
+
+/* -- receiving in sequence -- */
+
+/* Hands one packet in sequence to the message layer; false: refused (RNR). */
+static bool
+deliver(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbuf *m)
+{
+	const struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *);
+	uint32_t len = rte_pktmbuf_data_len(m) - (uint32_t)sizeof(*h);
+	bool kept = false;
+
+	if (h->type == DFI_PKT_RDM_DONE) {
+		done_received(ep, r, p, rte_be_to_cpu_32(h->msg_seq));
+	} else {
+		switch (rdm_msg_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len, &kept)) {
+		case RDM_REFUSED:
+			r->stats.rnr_sent++;
+			send_ctrl(ep, r, p, DFI_PKT_RDM_RNR, 0, p->rcv_nxt);
+			rte_pktmbuf_free(m);
+			return false;
+		case RDM_BAD:
+			/* its payload failed its CRC: as if lost, it comes again */
+			r->stats.rx_bad_crc++;
+			rte_pktmbuf_free(m);
+			return false;
+		default:
+			break;
+		}
+	}
+	if (!kept)
+		rte_pktmbuf_free(m);
+	return true;
+}
+
+static void
+seq_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbuf *m,
+       uint32_t psn)
+{
+	uint32_t mask = r->window - 1, d = psn - p->rcv_nxt;
+
+	if (rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *)->flags &
+	    rte_cpu_to_be_16(DFI_RDM_F_ACK_REQ))
+		p->ack_now = true;
+	if ((int32_t)d >= 0 && d < r->window)
+		p->ts_echo = rte_be_to_cpu_32(rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *)->ts);
+	if (!p->ack_owed)
+		p->ack_call = r->calls;
+	p->ack_owed = true;
+	p->rx_unacked++;
+	if ((int32_t)d < 0) {
+		r->stats.rx_dup++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d >= r->window) {
+		r->stats.rx_beyond_window++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (d > 0) {
+		/* held for later: its payload is checked now, what it reports (SACK) true */
+		if (p->rxw[psn & mask] != NULL)
+			r->stats.rx_dup++;
+		else if (r->rx_held < r->rx_held_max && !pcrc_ok(m))
+			r->stats.rx_bad_crc++;
+		else if (r->rx_held < r->rx_held_max)
+			goto hold;
+		rte_pktmbuf_free(m);
+		return;
+hold:
+		p->rxw[psn & mask] = m;
+		r->rx_held++;
+		p->nb_held++;
+		if (d <= 64)
+			p->rcv_sack |= 1ULL << (d - 1);
+		r->stats.rx_out_of_order++;
+		return;
+	}
+	for (;;) {
+		if (!deliver(ep, r, p, m))
+			return;
+		p->rcv_nxt++;
+		p->rcv_sack >>= 1;
+		m = p->rxw[p->rcv_nxt & mask];
+		if (m == NULL)
+			return;
+		p->rxw[p->rcv_nxt & mask] = NULL;
+		r->rx_held--;
+		p->nb_held--;
+	}
+}
+
+/* -- connections -- */
+
+static void
+adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+{
+	p->peer_inc = rte_be_to_cpu_32(h->src_inc);
+	p->rcv_nxt = rte_be_to_cpu_32(h->psn);
+	p->rcv_msg_seq = 0;
+	p->rcv_sack = 0;
+	p->version = (uint8_t)RTE_MIN(h->version, DFI_WIRE_VERSION);
+	p->snd_lim = p->snd_una + rte_be_to_cpu_16(h->window);
+	p->state = RDM_PEER_UP;
+	p->last_heard = r->now;
+	p->rnr_until = 0;
+}
+
+static void
+on_conn(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+{
+	uint32_t inc = rte_be_to_cpu_32(h->src_inc);
+
+	if (p->peer_inc != inc) {
+		/* a new incarnation: its predecessor's connection is over */
+		if (p->peer_inc != 0)
+			peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
+		if (p->state == RDM_PEER_IDLE)
+			p->next_msg_seq = 0;
+		adopt(r, p, h);
+	}
+	p->last_heard = r->now;
+	/* answered every time: the first answer may have been lost */
+	send_ctrl(ep, r, p, DFI_PKT_RDM_ACCEPT, 0, p->snd_una);
+	peer_activate(r, p);
+}
+
+static void
+on_accept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+{
+	uint32_t inc = rte_be_to_cpu_32(h->src_inc);
+
+	if (rte_be_to_cpu_32(h->dst_inc) != r->inc) {
+		r->stats.rx_stale++;
+		return;
+	}
+	if (p->peer_inc == inc) {
+		p->last_heard = r->now;
+		return;		/* again: already up */
+	}
+	if (p->peer_inc != 0)
+		peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
+	adopt(r, p, h);
+	peer_activate(r, p);
+}
+
+static void
+on_reset(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+{
+	/* the peer we knew has gone: whoever answers from its address is another */
+	if (p != NULL && rte_be_to_cpu_32(h->dst_inc) == r->inc && p->peer_inc != 0 &&
+	    p->peer_inc != rte_be_to_cpu_32(h->src_inc))
+		peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
+}
+
+/*
+ * The peer closes its endpoint: what it acknowledged completes, the rest
+ * fails, and the connection is forgotten. Its request is answered every
+ * time, known or not: our first answer may have been lost.
+ */
+static void
+on_close(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
+	 const struct dfi_addr *a)
+{
+	uint32_t inc = rte_be_to_cpu_32(h->src_inc);
+
+	/* an answer to a CLOSE of ours is only awaited while we close */
+	if (rte_be_to_cpu_32(h->dst_inc) != r->inc ||
+	    !(h->flags & rte_cpu_to_be_16(DFI_RDM_F_ACK_REQ)))
+		return;
+	send_unbound(ep, r, a, inc, DFI_PKT_RDM_CLOSE);
+	if (p == NULL || p->peer_inc != inc)
+		return;
+	on_ack(ep, r, p, h, 0);
+	peer_fail(ep, r, p, FI_ECONNRESET, "closed its endpoint", &r->stats.peers_closed);
+}
+
+static void
+connect_peer(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	p->state = RDM_PEER_CONNECTING;
+	p->conn_since = r->now;
+	p->last_probe = r->now;
+	p->last_heard = r->now;
+	send_ctrl(ep, r, p, DFI_PKT_RDM_CONN, 0, p->snd_una);
+}
+
+/* -- the entry points -- */
+
+void
+rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
+{
+	struct rdm_peer *p = op->peer;
+
+	/* once per message: the application may have been away a long time */
+	r->now = rte_rdtsc();
+	op->next = NULL;
+	op->state = RDM_OP_QUEUED;
+	if (p->ops_tail != NULL)
+		p->ops_tail->next = op;
+	else
+		p->ops_head = op;
+	p->ops_tail = op;
+	if (p->seg_op == NULL)
+		p->seg_op = op;
+	if (p->state == RDM_PEER_IDLE)
+		connect_peer(ep, r, p);
+	while (send_new(ep, r, p))
+		;
+	peer_activate(r, p);
+}
+
+uint32_t
+rdm_conn_next_msg_seq(struct rdm_peer *p)
+{
+	/* a new connection numbers its messages from 0 */
+	if (p->state == RDM_PEER_IDLE && p->ops_head == NULL)
+		p->next_msg_seq = 0;
+	return p->next_msg_seq++;
+}
+
+void
+rdm_conn_resume(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	if (p->state == RDM_PEER_UP)
+		send_ctrl(ep, r, p, DFI_PKT_RDM_RESUME, 0, p->rcv_nxt);
+}
+
+/* @return whether a packet holds together; a message's payload is checked
+ * as it is copied out. */
+static bool
+pkt_valid(struct dfi_rdm *r, struct rte_mbuf *m)
+{
+	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
+
+	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(*h) || m->nb_segs != 1 ||
+		     rte_be_to_cpu_16(h->hdr_len) < sizeof(*h) ||
+		     h->type < DFI_PKT_RDM_CONN || h->type > DFI_PKT_RDM_LAST ||
+		     h->src_inc == 0))
+		goto bad;
+	dfi_rx_meta(m)->verified = 0;
+	if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) {
+		if (!hcrc_ok(h) || (h->type != DFI_PKT_RDM_MSG && !pcrc_ok(m)))
+			goto bad;
+	} else if (r->crc) {
+		goto bad;
+	}
+	return true;
+bad:
+	r->stats.rx_bad_crc++;
+	return false;
+}
+
+static void
+rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
+{
+	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
+	struct rdm_peer *p;
+	struct dfi_addr a;
+	uint8_t type;
+
+	r->stats.rx_pkts++;
+	if (!pkt_valid(r, m))
+		goto drop;
+	type = h->type;
+	dfi_ep_rx_addr(ep, m, &a);
+	p = rdm_peer_get(r, &a, type == DFI_PKT_RDM_CONN);
+	if (type == DFI_PKT_RDM_CONN) {
+		if (p != NULL)
+			on_conn(ep, r, p, h);
+		goto drop;
+	}
+	if (type == DFI_PKT_RDM_RESET) {
+		on_reset(ep, r, p, h);
+		goto drop;
+	}
+	if (type == DFI_PKT_RDM_ACCEPT) {
+		if (p != NULL)
+			on_accept(ep, r, p, h);
+		goto drop;
+	}
+	if (type == DFI_PKT_RDM_CLOSE) {
+		on_close(ep, r, p, h, &a);
+		goto drop;
+	}
+	if (p == NULL || p->peer_inc == 0 || rte_be_to_cpu_32(h->dst_inc) != r->inc ||
+	    rte_be_to_cpu_32(h->src_inc) != p->peer_inc || h->version != p->version) {
+		/* for or from another incarnation, or no connection at all */
+		if (rte_be_to_cpu_32(h->dst_inc) != r->inc ||
+		    (p != NULL && p->peer_inc != 0 && rte_be_to_cpu_32(h->src_inc) != p->peer_inc))
+			r->stats.rx_stale++;
+		else
+			r->stats.rx_unknown++;
+		if (rte_be_to_cpu_32(h->dst_inc) != r->inc &&
+		    (p == NULL || r->now - p->reset_sent > r->hz * RESET_INTERVAL_US / 1000000)) {
+			if (p != NULL)
+				p->reset_sent = r->now;
+			send_unbound(ep, r, &a, rte_be_to_cpu_32(h->src_inc), DFI_PKT_RDM_RESET);
+		}
+		goto drop;
+	}
+	p->last_heard = r->now;
+	on_ack(ep, r, p, h, type == DFI_PKT_RDM_ACK ? rte_pktmbuf_data_len(m) - (uint32_t)sizeof(*h) :
+									 0);
+	peer_activate(r, p);
+	switch (type) {
+	case DFI_PKT_RDM_ACK:
+		if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_PROBE))
+			p->ack_owed = true;
+		break;
+	case DFI_PKT_RDM_RNR:
+		/* refused: wait, longer each time in a row, then send it again */
+		r->stats.rnr_received++;
+		p->rnr_wait = RTE_MIN(RTE_MAX(p->rnr_wait * 2,
+					      r->hz * RNR_WAIT_MIN_US / 1000000),
+				      r->hz * RNR_WAIT_MAX_US / 1000000);
+		p->rnr_until = r->now + p->rnr_wait;
+		break;
+	case DFI_PKT_RDM_RESUME:
+		if (p->rnr_until != 0)
+			p->rnr_until = r->now;
+		break;
+	default:
+		seq_rx(ep, r, p, m, rte_be_to_cpu_32(h->psn));
+		return;
+	}
+drop:
+	rte_pktmbuf_free(m);
+}
+
+void
+rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	r->now = rte_rdtsc();
+	for (i = 0; i < n; i++)
+		rx_one(ep, r, pkts[i]);
+}
+
+/* Timers of one peer. @return false when the peer was failed. */
+static bool
+peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	uint64_t rto = p->backoff_rto != 0 ? p->backoff_rto : p->rto;
+
+	if (p->state == RDM_PEER_IDLE)
+		return true;
+	if (peer_busy(p) && r->now - p->last_heard > r->timeout) {
+		peer_fail(ep, r, p, FI_ETIMEDOUT, "silent past the deadline",
+			  &r->stats.peers_timed_out);
+		return false;
+	}
+	if (p->state == RDM_PEER_CONNECTING) {
+		if (r->now - p->last_probe > rto) {
+			p->last_probe = r->now;
+			p->backoff_rto = RTE_MIN(rto * 2, r->rto_max);
+			send_ctrl(ep, r, p, DFI_PKT_RDM_CONN, 0, p->snd_una);
+		}
+		return true;
+	}
+	if (p->rnr_until != 0 && r->now >= p->rnr_until) {
+		p->rnr_until = 0;
+		if (seq_lt(p->snd_una, p->snd_nxt))
+			send_retx(ep, r, p, p->snd_una);
+	}
+	/* the timer runs from the oldest packet's last transmission, or from the
+	 * last ack that moved the window, whichever is later (RFC 6298, 5.3):
+	 * packets that waited behind a refusal (RNR) are not lost for that */
+	if (p->snd_una != p->snd_nxt && p->rnr_until == 0 &&
+	    r->now - RTE_MAX(p->txw[p->snd_una & (r->window - 1)].sent_tsc, p->ack_tsc) > rto) {
+		/* a timeout: the oldest goes again now, the rest as acks come back */
+		r->stats.tx_rto++;
+		p->backoff_rto = RTE_MIN(rto * 2, r->rto_max);
+		p->rto_mark = r->now;
+		p->recover = p->snd_nxt;
+		p->recovering = true;
+		send_retx(ep, r, p, p->snd_una);
+	}
+	/* waiting on the other side (a delivery notice, a message's rest): ask
+	 * now and then whether it is still there, so that its death is seen */
+	if (peer_busy(p) && r->now - p->last_heard > rto && r->now - p->last_probe > rto) {
+		p->last_probe = r->now;
+		send_ack(ep, r, p, DFI_RDM_F_PROBE);
+	}
+	return true;
+}
+
+void
+rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	struct rdm_peer **pp = &r->active, *p;
+
+	/* reading the clock is not free (a VM may trap it): the timers look at
+	 * it every CLOCK_CALLS calls, receiving reads it for every burst */
+	if (r->calls % CLOCK_CALLS == 0)
+		r->now = rte_rdtsc();
+	while ((p = *pp) != NULL) {
+		if (peer_timers(ep, r, p)) {
+			while (send_new(ep, r, p))
+				;
+			/* an ack owed since an earlier call goes now, and so does one a
+			 * sender waits on, a stream's or a gap's; the others wait a call
+			 * for the application's answer to carry them */
+			if (p->ack_owed && (p->ack_now || p->ack_call != r->calls ||
+					    p->rx_unacked >= ACK_EVERY || p->rcv_sack != 0)) {
+				send_ack(ep, r, p, 0);
+			}
+		}
+		if (!peer_busy(p) && !p->ack_owed && p->state != RDM_PEER_CONNECTING) {
+			*pp = p->next_active;
+			p->active = false;
+			continue;
+		}
+		pp = &p->next_active;
+	}
+	r->calls++;
+	dfi_sink_flush(&ep->sink);
+}
+
+/* -- closing -- */
+
+/* While lingering: @return 1 when m answers one of our CLOSEs. */
+static uint32_t
+close_answered(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
+{
+	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
+	struct rdm_peer *p = NULL;
+	struct dfi_addr a;
+	uint32_t done = 0;
+
+	if (pkt_valid(r, m) && h->type == DFI_PKT_RDM_CLOSE &&
+	    rte_be_to_cpu_32(h->dst_inc) == r->inc) {
+		dfi_ep_rx_addr(ep, m, &a);
+		p = rdm_peer_get(r, &a, false);
+	}
+	if (p != NULL && p->closing && p->peer_inc == rte_be_to_cpu_32(h->src_inc)) {
+		/* its own CLOSE crossed ours: it waits on an answer as well */
+		if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_ACK_REQ))
+			send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, 0, p->snd_nxt);
+		p->closing = false;
+		done = 1;
+	}
+	rte_pktmbuf_free(m);
+	return done;
+}
+
+/*
+ * The endpoint closes. What it had under way is dropped without a word to
+ * the application, whose buffers may be gone already. Each connected peer
+ * gets a CLOSE, which carries our last acknowledgement, and the endpoint
+ * stays on the wire until each answers, CLOSE_LINGER_US pass or the link
+ * goes down: a peer that waits on that acknowledgement would otherwise lose
+ * it with our port (a memif peer loses what it has not read when we leave),
+ * and then wait on a dead peer until its deadline. Nothing that arrives
+ * meanwhile is delivered.
+ */
+void
+rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	struct rte_mbuf *pkts[DFI_RX_BURST];
+	uint32_t i, nb_sent, waiting = 0;
+	struct rdm_peer *p;
+	uint64_t end;
+	uint16_t n, k;
+
+	r->now = rte_rdtsc();
+	for (i = 0; r->peers != NULL && i <= r->peers_mask; i++) {
+		p = r->peers[i];
+		if (p == NULL)
+			continue;
+		p->ops_head = p->ops_tail = p->seg_op = NULL;
+		p->snd_una = p->snd_nxt;
+		if (p->state != RDM_PEER_UP)
+			continue;
+		p->closing = true;
+		p->last_probe = r->now;
+		send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, DFI_RDM_F_ACK_REQ, p->snd_nxt);
+		waiting++;
+	}
+	nb_sent = waiting;
+	end = r->now + RTE_MIN(r->timeout, r->hz * CLOSE_LINGER_US / 1000000);
+	/* a peer at the other end of a link that went down has left already */
+	while (waiting > 0 && r->now < end && dfi_port_link_up(ep->sink.port)) {
+		dfi_sink_flush(&ep->sink);
+		n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+		r->now = rte_rdtsc();
+		for (k = 0; k < n; k++)
+			waiting -= close_answered(ep, r, pkts[k]);
+		for (i = 0; waiting > 0 && i <= r->peers_mask; i++) {
+			p = r->peers[i];
+			if (p == NULL || !p->closing || r->now - p->last_probe <= p->rto)
+				continue;
+			p->last_probe = r->now;
+			send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, DFI_RDM_F_ACK_REQ, p->snd_nxt);
+		}
+	}
+	if (waiting > 0)
+		DFI_INFO(FI_LOG_EP_CTRL, "rdm: %u of %u peers did not answer our CLOSE%s",
+			 waiting, nb_sent, dfi_port_link_up(ep->sink.port) ? "" : " (link down)");
+	dfi_sink_flush(&ep->sink);
+}
+
+/* -- set-up -- */
+
+static uint64_t
+param_us(struct dfi_rdm *r, uint64_t us)
+{
+	return r->hz * us / 1000000;
+}
+
+int
+rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	r->inc = random32();
+	r->hz = rte_get_tsc_hz();
+	r->now = rte_rdtsc();
+	r->peers_mask = RDM_PEER_HASH_MIN - 1;
+	r->peers = calloc(RDM_PEER_HASH_MIN, sizeof(*r->peers));
+	if (r->peers == NULL)
+		return -FI_ENOMEM;
+	r->rto_max = param_us(r, 1000000);
+	r->rto_init = param_us(r, 10000);
+	RTE_SET_USED(ep);
+	return 0;
+}
+
+void
+rdm_conn_fini(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	struct rdm_peer *p;
+	uint32_t i;
+
+	RTE_SET_USED(ep);
+	for (i = 0; r->peers != NULL && i <= r->peers_mask; i++) {
+		p = r->peers[i];
+		if (p == NULL)
+			continue;
+		peer_reset_windows(r, p);
+		free(p->txw);
+		free(p->rxw);
+		free(p);
+	}
+	free(r->peers);
+	r->peers = NULL;
+}

@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * FI_EP_RDM across a real wire: one side of a two-process test, run by
+ * test/rdm_wire.sh and test/rdm_death.sh, whatever faults FI_DPDK_FAULT
+ * injects on the way.
+ *
+ * stream: the client sends count messages whose sizes (1 B to 1 MiB, mostly
+ *   small) and bytes follow from the seed and their number, keeping many in
+ *   flight; the server checks that every one arrives complete, in order,
+ *   bit-exact and exactly once. Both print what their endpoint counted.
+ * death: the same stream, with no end: the script kills the server, and
+ *   the client's operations must fail (FI_ETIMEDOUT) within the deadline
+ *   (FI_DPDK_RDM_TIMEOUT_MS); then it sends to the server's successor at the
+ *   same address, which must reach it over a fresh connection.
+ * restart: the same, but the successor starts at once, before the deadline:
+ *   it rejects the packets meant for its predecessor and says so (RESET), and
+ *   the client's operations fail with FI_ECONNRESET.
+ *
+ * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death]
+ *                 [-n count] [-s seed] [-t] [-f]
+ *   -t: tagged messages (with a tag the receiver matches); -f: faults are
+ *   injected, so retransmissions must have happened
+ */
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdma/fi_errno.h>
+#include <rdma/fi_tagged.h>
+
+#include "ctrl.h"
+#include "fi_ext_dpdk.h"
+#include "peer_util.h"
+
+#define MAX_MSG		(1 << 20)
+#define TX_SLOTS	64		/* messages in flight */
+#define RX_SLOTS	32		/* receives posted */
+#define STREAM_TAG	0x5eed000000000000ULL
+#define DEATH_LEAD_S	1		/* the stream runs this long before the kill */
+
+struct opts {
+	const char *mode;
+	uint64_t count;
+	uint64_t seed;
+	bool tagged;
+	bool faults;
+};
+
+static struct opts o = { .mode = "stream", .count = 100000, .seed = 1 };
+
+/* -- the stream both sides know -- */
+
+static uint64_t
+mix(uint64_t x)
+{
+	/* splitmix64 */
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Mostly small, 1 in 200 from 64 KiB to 1 MiB: about 5 KiB on average. */
+static size_t
+msg_size(uint64_t seq)
+{
+	uint64_t r = mix(o.seed ^ (seq * 0x2545f4914f6cdd1dULL));
+	unsigned int pick = (unsigned int)(r % 1000);
+
+	r >>= 10;
+	if (pick < 950)
+		return 1 + r % 2048;
+	if (pick < 995)
+		return 2049 + r % (64 * 1024 - 2049);
+	return 64 * 1024 + r % (MAX_MSG - 64 * 1024 + 1);
+}
+
+static void
+msg_fill(uint8_t *buf, size_t len, uint64_t seq)
+{
+	uint8_t base = (uint8_t)mix(o.seed + seq);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(base + i * 7 + (i >> 8));
+	if (len >= sizeof(uint32_t))
+		memcpy(buf, &seq, sizeof(uint32_t));
+}
+
+static bool
+msg_check(const uint8_t *buf, size_t len, uint64_t seq)
+{
+	uint8_t base = (uint8_t)mix(o.seed + seq);
+	size_t i = 0;
+
+	if (len >= sizeof(uint32_t)) {
+		if (memcmp(buf, &seq, sizeof(uint32_t)) != 0)
+			return false;
+		i = sizeof(uint32_t);
+	}
+	for (; i < len; i++) {
+		if (buf[i] != (uint8_t)(base + i * 7 + (i >> 8)))
+			return false;
+	}
+	return true;
+}
+
+/* -- statistics -- */
+
+static void
+print_stats(struct peer *p, struct fi_dpdk_ep_stats *st)
+{
+	struct fi_dpdk_ep_ops *ops;
+
+	memset(st, 0, sizeof(*st));
+	if (fi_open_ops(&p->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
+	    ops->stats(p->ep, st) != 0) {
+		peer_check(false, "%s: statistics", p->server ? "server" : "client");
+		return;
+	}
+	printf("# %s: packets sent %" PRIu64 " (retransmitted %" PRIu64 ", %" PRIu64
+	       " fast, %" PRIu64 " timeouts; %" PRIu64 " found no room), received %" PRIu64
+	       " (duplicates %" PRIu64
+	       ", out of order %" PRIu64 ", bad %" PRIu64 ", port bad %" PRIu64 ", port dropped %"
+	       PRIu64 ")\n",
+	       p->server ? "server" : "client", st->tx_pkts, st->tx_retransmits,
+	       st->tx_fast_retransmits, st->tx_timeouts, st->tx_no_room, st->rx_pkts, st->rx_duplicates,
+	       st->rx_out_of_order, st->rx_bad, st->port_rx_bad, st->port_rx_dropped);
+	printf("# %s: injected tx drop %" PRIu64 " dup %" PRIu64 " reorder %" PRIu64
+	       " corrupt %" PRIu64 " of %" PRIu64 "; rx drop %" PRIu64 " dup %" PRIu64
+	       " reorder %" PRIu64 " corrupt %" PRIu64 " of %" PRIu64 "; RNR sent %" PRIu64
+	       " received %" PRIu64 "\n", p->server ? "server" : "client",
+	       st->fault_dropped[0], st->fault_duplicated[0], st->fault_reordered[0],
+	       st->fault_corrupted[0], st->fault_frames[0], st->fault_dropped[1],
+	       st->fault_duplicated[1], st->fault_reordered[1], st->fault_corrupted[1],
+	       st->fault_frames[1], st->rnr_sent, st->rnr_received);
+}
+
+/* With faults configured, both directions of both sides saw some. */
+static void
+check_faults(struct peer *p, const struct fi_dpdk_ep_stats *st)
+{
+	const char *who = p->server ? "server" : "client";
+	uint64_t tx = st->fault_dropped[0] + st->fault_duplicated[0] + st->fault_reordered[0] +
+		      st->fault_corrupted[0];
+	uint64_t rx = st->fault_dropped[1] + st->fault_duplicated[1] + st->fault_reordered[1] +
+		      st->fault_corrupted[1];
+
+	if (!o.faults)
+		return;
+	peer_check(tx + rx > 0, "%s: faults were injected (%" PRIu64 " going out, %" PRIu64
+		   " coming in)", who, tx, rx);
+	if (!p->server)
+		peer_check(st->tx_retransmits > 0, "%s: lost packets were sent again (%" PRIu64
+			   ")", who, st->tx_retransmits);
+	if (p->server)
+		peer_check(st->rx_duplicates > 0, "%s: duplicates were recognised (%" PRIu64 ")",
+			   who, st->rx_duplicates);
+	if (st->fault_corrupted[0] + st->fault_corrupted[1] > 0 && p->server)
+		peer_check(st->rx_bad + st->port_rx_bad > 0, "%s: corrupted frames were caught "
+			   "(%" PRIu64 " by the CRC, %" PRIu64 " by the port)", who, st->rx_bad,
+			   st->port_rx_bad);
+}
+
+/* -- the server -- */
+
+struct rx_slot {
+	uint8_t *buf;
+	struct fi_context ctx;
+};
+
+static struct rx_slot rx_slots[RX_SLOTS];
+
+static int
+post_rx(struct peer *p, struct rx_slot *s)
+{
+	ssize_t ret;
+
+	do {
+		ret = o.tagged ? fi_trecv(p->ep, s->buf, MAX_MSG, NULL, FI_ADDR_UNSPEC, STREAM_TAG,
+					  0xffff, &s->ctx) :
+				 fi_recv(p->ep, s->buf, MAX_MSG, NULL, FI_ADDR_UNSPEC, &s->ctx);
+		if (ret == -FI_EAGAIN)
+			fi_cq_read(p->cq, NULL, 0);
+	} while (ret == -FI_EAGAIN);
+	return (int)ret;
+}
+
+static void
+serve(struct peer *p)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_dpdk_ep_stats st;
+	uint64_t next = 0, bad = 0, first_bad = UINT64_MAX, expected = 0;
+	uint64_t t0 = peer_now_ms();
+	struct rx_slot *s;
+	uint32_t polls = 0;
+	ssize_t n;
+	int i;
+	char c;
+
+	for (i = 0; i < RX_SLOTS; i++) {
+		rx_slots[i].buf = malloc(MAX_MSG);
+		if (rx_slots[i].buf == NULL || post_rx(p, &rx_slots[i]) != 0) {
+			peer_check(false, "server posts its receives");
+			return;
+		}
+	}
+	peer_tell(p, 'r');
+	for (;;) {
+		n = peer_wait(p, &e, NULL, &err, 0);
+		if (n == 1 && (e.flags & FI_RECV)) {
+			s = container_of((struct fi_context *)e.op_context, struct rx_slot, ctx);
+			if (e.len != msg_size(next) || !msg_check(s->buf, e.len, next) ||
+			    (o.tagged && e.tag != (STREAM_TAG | (next & 0xffff)))) {
+				if (bad++ == 0)
+					first_bad = next;
+			}
+			next++;
+			post_rx(p, s);
+			continue;
+		}
+		if (n == -FI_EAVAIL) {
+			peer_check(false, "server: error completion %s", fi_strerror(err.err));
+			break;
+		}
+		if (++polls % 64 != 0 || !pp_ctrl_pending(p->ctrl))
+			continue;
+		/* the client is done: it says how many it sent */
+		if (pp_ctrl_recv(p->ctrl, &expected, sizeof(expected)) != sizeof(expected))
+			break;
+		while (next < expected && peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS) == 1) {
+			s = container_of((struct fi_context *)e.op_context, struct rx_slot, ctx);
+			if (e.len != msg_size(next) || !msg_check(s->buf, e.len, next))
+				bad += (bad == 0 ? (first_bad = next, 1) : 1);
+			next++;
+			post_rx(p, s);
+		}
+		break;
+	}
+	printf("# server: %" PRIu64 " messages verified in %.1f s\n", next - bad,
+	       (double)(peer_now_ms() - t0) / 1000);
+	peer_check(next == expected && expected == o.count, "server received every message, "
+		   "and no more (%" PRIu64 " of %" PRIu64 ")", next, expected);
+	peer_check(bad == 0, "every message complete, in order and bit-exact (%" PRIu64
+		   " bad, first #%" PRIu64 ")", bad, bad ? first_bad : 0);
+	print_stats(p, &st);
+	check_faults(p, &st);
+	if (strcmp(o.mode, "restart") == 0)
+		peer_check(st.rx_stale > 0, "server: packets meant for its predecessor were "
+			   "rejected (%" PRIu64 ")", st.rx_stale);
+	/* drain what is left of the conversation, then wait for the end */
+	if (peer_hear(p, &c) != 0 || c != 'd')
+		peer_check(false, "server: the client ends the test");
+	for (i = 0; i < RX_SLOTS; i++)
+		fi_cancel(&p->ep->fid, &rx_slots[i].ctx);
+}
+
+/* -- the client -- */
+
+struct tx_slot {
+	uint8_t *buf;
+	bool busy;
+	struct fi_context ctx;
+};
+
+static struct tx_slot tx_slots[TX_SLOTS];
+
+static ssize_t
+send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
+{
+	size_t len = msg_size(seq);
+
+	msg_fill(s->buf, len, seq);
+	return o.tagged ? fi_tsend(p->ep, s->buf, len, NULL, p->peer_addr,
+				   STREAM_TAG | (seq & 0xffff), &s->ctx) :
+			  fi_send(p->ep, s->buf, len, NULL, p->peer_addr, &s->ctx);
+}
+
+/*
+ * Sends messages from seq on until count (forever with death), keeping
+ * TX_SLOTS in flight. @return the number completed, or stops at the first
+ * error completion, whose error goes to *err.
+ */
+static uint64_t
+stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t done = 0, next = seq;
+	struct tx_slot *s;
+	ssize_t n;
+	int i, busy = 0;
+
+	*err_out = 0;
+	for (;;) {
+		for (i = 0; i < TX_SLOTS && next < seq + count; i++) {
+			if (tx_slots[i].busy)
+				continue;
+			n = send_one(p, &tx_slots[i], next);
+			if (n == -FI_EAGAIN)
+				break;
+			if (n != 0) {
+				*err_out = (int)-n;
+				return done;
+			}
+			tx_slots[i].busy = true;
+			busy++;
+			next++;
+		}
+		if (busy == 0)
+			return done;
+		n = peer_wait(p, &e, NULL, &err, 0);
+		if (n == 1 && (e.flags & FI_SEND)) {
+			s = container_of((struct fi_context *)e.op_context, struct tx_slot, ctx);
+			s->busy = false;
+			busy--;
+			done++;
+		} else if (n == -FI_EAVAIL) {
+			*err_out = err.err;
+			s = container_of((struct fi_context *)err.op_context, struct tx_slot, ctx);
+			s->busy = false;
+			return done;
+		} else if (n != -FI_EAGAIN && n != 1) {
+			*err_out = (int)-n;
+			return done;
+		}
+	}
+}
+
+static void
+drive_stream(struct peer *p)
+{
+	struct fi_dpdk_ep_stats st;
+	uint64_t t0, done, count = o.count;
+	double secs;
+	int err;
+	char c = 0;
+
+	peer_check(peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	t0 = peer_now_ms();
+	done = stream(p, 0, count, &err);
+	secs = (double)(peer_now_ms() - t0) / 1000;
+	peer_check(done == count && err == 0, "client: %" PRIu64 " sends completed (%s)", done,
+		   err ? fi_strerror(err) : "no error");
+	printf("# client: %" PRIu64 " messages in %.1f s, %.0f messages/s\n", done, secs,
+	       secs > 0 ? (double)done / secs : 0);
+	pp_ctrl_send(p->ctrl, &done, sizeof(done));
+	print_stats(p, &st);
+	check_faults(p, &st);
+}
+
+static volatile uint64_t killed_ms;	/* when the script killed the server */
+
+static void
+on_kill(int sig __rte_unused)
+{
+	killed_ms = peer_now_ms();	/* clock_gettime(): async-signal-safe */
+}
+
+/* Waits for every message in flight to complete; @return how many failed. */
+static int
+drain(struct peer *p, int *first_err)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct tx_slot *s;
+	int i, busy = 0, failed = 0;
+	ssize_t n;
+
+	for (i = 0; i < TX_SLOTS; i++)
+		busy += tx_slots[i].busy;
+	while (busy > 0) {
+		n = peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS);
+		if (n == -FI_EAGAIN)
+			break;
+		s = container_of((struct fi_context *)(n == 1 ? e.op_context : err.op_context),
+				 struct tx_slot, ctx);
+		s->busy = false;
+		busy--;
+		if (n != 1) {
+			if (failed++ == 0)
+				*first_err = err.err;
+		}
+	}
+	return busy > 0 ? -1 : failed;
+}
+
+/*
+ * The server dies mid-stream (SIGKILL, then SIGUSR1 to us): the messages in
+ * flight fail within the deadline, and the server's successor at the same
+ * address is reached over a new connection.
+ */
+static void
+drive_death(struct peer *p, uint64_t timeout_ms, bool restart)
+{
+	struct fi_dpdk_ep_stats st;
+	int err, first = 0, failed, want = restart ? FI_ECONNRESET : FI_ETIMEDOUT;
+	uint64_t done, failed_ms;
+	char c = 0;
+
+	signal(SIGUSR1, on_kill);
+	peer_check(peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	printf("streaming\n");
+	done = stream(p, 0, UINT64_MAX / 2, &err);
+	failed_ms = peer_now_ms();
+	failed = drain(p, &first);
+	peer_check(done > 0, "messages flowed before the kill (%" PRIu64 ")", done);
+
+	peer_check(err == want && failed >= 0 && (failed == 0 || first == want),
+		   "the messages in flight failed with %s (%s, %d more), none hung",
+		   fi_strerror(want), fi_strerror(err), failed);
+	peer_check(killed_ms != 0 && failed_ms - killed_ms <= timeout_ms + 1000,
+		   "within the deadline of %" PRIu64 " ms (%" PRIu64 " ms after the kill)",
+		   timeout_ms, killed_ms ? failed_ms - killed_ms : 0);
+	print_stats(p, &st);
+	if (restart)
+		peer_check(st.peers_reset == 1 && st.peers_timed_out == 0,
+			   "the restarted peer's connection was reset once (%" PRIu64 ")",
+			   st.peers_reset);
+	else
+		peer_check(st.peers_timed_out == 1, "the peer was given up once (%" PRIu64 ")",
+			   st.peers_timed_out);
+	/* the script starts a new server at the same address */
+	printf("dead\n");
+	peer_check(peer_reconnect(p) == 0, "the new server's control connection");
+	peer_check(peer_hear(p, &c) == 0 && c == 'r', "the new server is ready");
+	o.count = 1000;
+	done = stream(p, 0, o.count, &err);
+	peer_check(done == o.count && err == 0, "its successor at the same address took %" PRIu64
+		   " messages over a new connection (%s)", done, err ? fi_strerror(err) : "ok");
+	pp_ctrl_send(p->ctrl, &done, sizeof(done));
+}
+
+int
+main(int argc, char **argv)
+{
+	char *args[16];
+	struct peer p;
+	int i, n = 0, ret;
+	const char *t = getenv("FI_DPDK_RDM_TIMEOUT_MS");
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < argc && n < 15; i++) {
+		if (strcmp(argv[i], "-m") == 0 && i + 1 < argc)
+			o.mode = argv[++i];
+		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+			o.count = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+			o.seed = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "-t") == 0)
+			o.tagged = true;
+		else if (strcmp(argv[i], "-f") == 0)
+			o.faults = true;
+		else
+			args[n++] = argv[i];
+	}
+	args[n] = NULL;
+	if (peer_open(&p, n, args, FI_EP_RDM, FI_MSG | FI_TAGGED) != 0) {
+		peer_check(false, "endpoint and control connection");
+		return peer_finish(&p);
+	}
+	printf("# %s on %s: %s of %" PRIu64 " %s messages, seed %" PRIu64 "\n",
+	       p.server ? "server" : "client", p.info->domain_attr->name, o.mode, o.count,
+	       o.tagged ? "tagged" : "untagged", o.seed);
+	for (i = 0; i < TX_SLOTS && !p.server; i++) {
+		tx_slots[i].buf = malloc(MAX_MSG);
+		if (tx_slots[i].buf == NULL)
+			return 1;
+	}
+	if (p.server) {
+		peer_insert(&p);
+		serve(&p);
+	} else if (peer_insert(&p) != 0) {
+		peer_check(false, "client inserts the server");
+	} else if (strcmp(o.mode, "death") == 0 || strcmp(o.mode, "restart") == 0) {
+		drive_death(&p, t != NULL ? strtoull(t, NULL, 0) : 30000,
+			    strcmp(o.mode, "restart") == 0);
+	} else {
+		drive_stream(&p);
+	}
+	ret = peer_finish(&p);
+	return ret;
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# FI_EP_RDM streams between two processes, each of 100,000 messages of mixed
+# sizes (1 B to 1 MiB) checked complete, in order, bit-exact and exactly once
+# (test/rdm_peer.c), over a clean wire and through the faults the provider
+# injects (FI_DPDK_FAULT, seeded): 1 %, 5 % and 20 % loss each way, then
+# loss, duplication, reordering and corruption mixed, on memif and on
+# veth/af_packet. Prints a table of what happened.
+#
+# usage: rdm_wire.sh <rdm_peer> <directory of libdpdk-fi.so> [count]
+
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/harness.sh"
+
+wire_test_init "$1" "$2"
+count=${3:-100000}
+rows=()
+
+# figure SIDE LOG REGEX: the number that ends REGEX's match in a "# side:" line
+figure() {
+	grep -h "^# $1:" "$2" | grep -oE "$3" | head -1 | grep -oE '[0-9]+$'
+}
+
+# run NAME WIRE FAULTS [rdm_peer options]
+run() {
+	local name=$1 wire=$2 faults=$3 host=127.0.0.1 port=$((47900 + RANDOM % 90))
+	shift 3
+	local log=$tmp/$name
+	wire_setup "$wire" || { check "$name: $wire wire built" false; return; }
+	[ "$wire" = veth ] && host=$WIRE_SERVER_IP
+	local t0=$SECONDS
+	wire_pair 240 "$log.server" "$log.client" \
+		::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" FI_DPDK_FAULT="$faults" \
+		"$peer" server -P "$port" -n "$count" "$@" \
+		::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" FI_DPDK_FAULT="$faults" \
+		"$peer" client "$host" -P "$port" -n "$count" "$@"
+	local rc=$? secs=$((SECONDS - t0))
+	check "$name: both sides pass ($secs s)" test $rc -eq 0
+	grep -hE '^(not ok|# )' "$log.server" "$log.client" | sed "s|^|  |"
+	local verified drops dups corrupt retx rto noroom rnr
+	verified=$(grep -hoE '^# server: [0-9]+ messages verified' "$log.server" | grep -oE '[0-9]+')
+	retx=$(figure client "$log.client" 'retransmitted [0-9]+')
+	rto=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ timeouts' | grep -oE '^[0-9]+')
+	noroom=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ found no room' |
+		 grep -oE '^[0-9]+')
+	rnr=$(figure client "$log.client" 'RNR sent [0-9]+ received [0-9]+')
+	corrupt=$(grep -hoE 'corrupt [0-9]+' "$log.client" "$log.server" |
+		  awk '{s += $2} END {print s + 0}')
+	dups=$(grep -hoE 'dup [0-9]+' "$log.client" "$log.server" | awk '{s += $2} END {print s + 0}')
+	drops=$(grep -hoE 'drop [0-9]+' "$log.client" "$log.server" | awk '{s += $2} END {print s + 0}')
+	rows+=("$(printf '%-10s %-6s %-52s %8s %8s %8s %8s %8s %8s %8s %8s %4s' "$name" "$wire" \
+		"${faults:-none}" "${verified:-0}" "$drops" "$dups" "$corrupt" "${retx:-0}" \
+		"${rto:-0}" "${noroom:-0}" "${rnr:-0}" "$secs")")
+	wire_teardown
+}
+
+run clean memif "" -t
+run loss1 memif "seed=11,tx_drop=0.01" -f
+run loss5 memif "seed=12,tx_drop=0.05" -f -t
+run loss20 memif "seed=13,tx_drop=0.2" -f
+run chaos memif "seed=14,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -t
+if wire_available veth; then
+	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
+else
+	check "veth wire (needs root and ip netns)" false
+fi
+
+printf '# %-10s %-6s %-52s %8s %8s %8s %8s %8s %8s %8s %8s %4s\n' stream wire \
+	"faults (FI_DPDK_FAULT)" verified dropped dupl corrupt resent timeouts no-room RNR secs
+echo "# (dropped, dupl, corrupt: injected, both sides; resent and the rest: the sender's)"
+for r in "${rows[@]}"; do
+	echo "# $r"
+done
+finish

@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * FI_EP_RDM in one process: two endpoints on one port talk through the
+ * provider's loopback (FI_LOCAL_COMM), which runs the whole protocol (the
+ * connection, sequence numbers, acknowledgements, segmentation) without
+ * the PMD. Losses and the wire are tested by the two-process tests.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_tagged.h>
+
+#include <rte_common.h>
+
+#include "fi_ext_dpdk.h"
+#include "test_util.h"
+
+#define TIMEOUT_MS	3000
+#define BIG		(3 << 20)	/* a few thousand segments */
+
+static struct test_domain td;
+static struct fid_av *av;
+
+static struct test_node a, b, c;
+static struct test_node *const nodes[] = { &a, &b, &c };
+static uint8_t *out, *in;
+
+static int
+node_open(struct test_node *n)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 256 };
+
+	return test_node_open(n, &td, av, &cq_attr, FI_WAIT_UNSPEC);
+}
+
+static int
+suite_init(void)
+{
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+
+	/* room for one byte past the largest message: checked untouched */
+	out = malloc(BIG + 64);
+	in = malloc(BIG + 64);
+	if (out == NULL || in == NULL ||
+	    test_domain_open(&td, FI_EP_RDM, FI_SOCKADDR_IN,
+			     FI_MSG | FI_TAGGED | FI_SOURCE | FI_DIRECTED_RECV) != 0 ||
+	    fi_av_open(td.domain, &av_attr, &av, NULL) != 0)
+		return 1;
+	return node_open(&a) != 0 || node_open(&b) != 0 || node_open(&c) != 0;
+}
+
+static int
+suite_clean(void)
+{
+	test_node_close(&a);
+	test_node_close(&b);
+	test_node_close(&c);
+	fi_close(&av->fid);
+	test_domain_close(&td);
+	free(out);
+	free(in);
+	return 0;
+}
+
+/* Progresses every node for ms milliseconds. */
+static void
+spin(int ms)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < ms * 10; i++) {
+		for (k = 0; k < RTE_DIM(nodes); k++)
+			fi_cq_read(nodes[k]->cq, NULL, 0);
+		usleep(100);
+	}
+}
+
+/* Reads one completion of n's CQ while progressing all; -FI_EAGAIN at the timeout. */
+static ssize_t
+wait_one_for(struct test_node *n, struct fi_cq_tagged_entry *e, fi_addr_t *src,
+	     struct fi_cq_err_entry *err, int timeout_ms)
+{
+	fi_addr_t dummy;
+	size_t k;
+	int i;
+	ssize_t ret;
+
+	for (i = 0; i < timeout_ms * 100; i++) {
+		ret = fi_cq_readfrom(n->cq, e, 1, src != NULL ? src : &dummy);
+		if (ret == -FI_EAVAIL) {
+			memset(err, 0, sizeof(*err));
+			fi_cq_readerr(n->cq, err, 0);
+			return -FI_EAVAIL;
+		}
+		if (ret != -FI_EAGAIN)
+			return ret;
+		for (k = 0; k < RTE_DIM(nodes); k++) {
+			if (nodes[k] != n)
+				fi_cq_read(nodes[k]->cq, NULL, 0);
+		}
+		if (i % 64 == 63)
+			usleep(10);
+	}
+	return -FI_EAGAIN;
+}
+
+static ssize_t
+wait_one(struct test_node *n, struct fi_cq_tagged_entry *e, fi_addr_t *src,
+	 struct fi_cq_err_entry *err)
+{
+	return wait_one_for(n, e, src, err, TIMEOUT_MS);
+}
+
+/* Waits for the completion of context ctx on n (others read on the way are lost). */
+static ssize_t
+wait_ctx(struct test_node *n, void *ctx, struct fi_cq_tagged_entry *e, fi_addr_t *src)
+{
+	struct fi_cq_err_entry err;
+	ssize_t ret;
+
+	do {
+		ret = wait_one(n, e, src, &err);
+	} while (ret == 1 && e->op_context != ctx);
+	return ret;
+}
+
+static void
+fill(uint8_t *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
+}
+
+static void
+test_sizes_up_to_big(void)
+{
+	static const size_t sizes[] = { 0, 1, 63, 1400, 1401, 4096, 65536, 1 << 20, BIG };
+	struct fi_context rctx, sctx;
+	struct fi_cq_tagged_entry e;
+	fi_addr_t src;
+	size_t s;
+
+	for (s = 0; s < RTE_DIM(sizes); s++) {
+		fill(out, sizes[s], (unsigned int)s);
+		memset(in, 0, sizes[s] + 1);
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &rctx), 0);
+		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, sizes[s], NULL, b.addr, &sctx), 0);
+		CU_ASSERT_EQUAL(wait_ctx(&b, &rctx, &e, &src), 1);
+		CU_ASSERT_EQUAL(e.len, sizes[s]);
+		CU_ASSERT((e.flags & (FI_RECV | FI_MSG)) == (FI_RECV | FI_MSG));
+		CU_ASSERT_EQUAL(src, a.addr);
+		CU_ASSERT(memcmp(in, out, sizes[s]) == 0);
+		CU_ASSERT_EQUAL(wait_ctx(&a, &sctx, &e, NULL), 1);
+		CU_ASSERT((e.flags & (FI_SEND | FI_MSG)) == (FI_SEND | FI_MSG));
+	}
+}
+
+static void
+test_tagged_matching(void)
+{
+	struct fi_context r1, r2, s1, s2;
+	struct fi_cq_tagged_entry e;
+	uint8_t in1[64], in2[64];
+
+	/* the first receive takes any tag 0x1XX, the second exactly 0x200 */
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in1, sizeof(in1), NULL, FI_ADDR_UNSPEC, 0x100, 0xff,
+				       &r1), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in2, sizeof(in2), NULL, FI_ADDR_UNSPEC, 0x200, 0,
+				       &r2), 0);
+	fill(out, 64, 1);
+	CU_ASSERT_EQUAL(fi_tsend(a.ep, out, 10, NULL, b.addr, 0x200, &s2), 0);
+	CU_ASSERT_EQUAL(fi_tsend(a.ep, out + 10, 20, NULL, b.addr, 0x1ab, &s1), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r2, &e, NULL), 1);
+	CU_ASSERT(e.tag == 0x200 && e.len == 10 && (e.flags & FI_TAGGED));
+	CU_ASSERT(memcmp(in2, out, 10) == 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r1, &e, NULL), 1);
+	CU_ASSERT(e.tag == 0x1ab && e.len == 20);
+	CU_ASSERT(memcmp(in1, out + 10, 20) == 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s2, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s1, &e, NULL), 1);
+	/* a message reaches an untagged receive only untagged, and the other way round */
+	CU_ASSERT_EQUAL(fi_recv(b.ep, in1, sizeof(in1), NULL, FI_ADDR_UNSPEC, &r1), 0);
+	CU_ASSERT_EQUAL(fi_tsend(a.ep, out, 5, NULL, b.addr, 0x77, &s1), 0);
+	CU_ASSERT_EQUAL(fi_send(a.ep, out, 6, NULL, b.addr, &s2), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r1, &e, NULL), 1);
+	CU_ASSERT(e.len == 6 && (e.flags & FI_MSG) && !(e.flags & FI_TAGGED));
+	CU_ASSERT_EQUAL(fi_trecv(b.ep, in2, sizeof(in2), NULL, FI_ADDR_UNSPEC, 0x77, 0, &r2), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r2, &e, NULL), 1);
+	CU_ASSERT(e.len == 5 && e.tag == 0x77);
+	wait_ctx(&a, &s1, &e, NULL);
+	wait_ctx(&a, &s2, &e, NULL);
+}
+
+static void
+test_unexpected_keep_order(void)
+{
+	static const size_t sizes[] = { 100, 3000, 1, 70000, 0, 9 };
+	struct fi_context s[RTE_DIM(sizes)], r;
+	struct fi_cq_tagged_entry e;
+	size_t i, off = 0;
+
+	/* all sent before any receive is posted: buffered, then taken in order */
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		fill(out + off, sizes[i], (unsigned int)i + 40);
+		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out + off, sizes[i], NULL, b.addr, &s[i]), 0);
+		off += sizes[i];
+	}
+	for (i = 0; i < RTE_DIM(sizes); i++)
+		CU_ASSERT_EQUAL(wait_ctx(&a, &s[i], &e, NULL), 1);	/* transmit complete */
+	for (i = 0, off = 0; i < RTE_DIM(sizes); i++) {
+		memset(in, 0xee, sizes[i] + 1);
+		CU_ASSERT_EQUAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+		CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+		CU_ASSERT_EQUAL(e.len, sizes[i]);
+		CU_ASSERT(memcmp(in, out + off, sizes[i]) == 0);
+		off += sizes[i];
+	}
+}
+
+static void
+test_peek_claim_discard(void)
+{
+	struct fi_msg_tagged m = { 0 };
+	struct fi_context s1, s2, s3, peek, claim, r, r2;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct iovec iov = { .iov_base = in, .iov_len = 4096 };
+	uint8_t small[8];
+
+	fill(out, 300, 7);
+	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, 300, NULL, b.addr, 0x10, &s1), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, 200, NULL, b.addr, 0x20, &s2), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s1, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s2, &e, NULL), 1);
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = FI_ADDR_UNSPEC;
+	/* nothing with tag 0x30: FI_ENOMSG */
+	m.tag = 0x30;
+	m.context = &peek;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ENOMSG && err.op_context == &peek);
+	/* a peek sees the message and leaves it there */
+	m.tag = 0x10;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT(e.op_context == &peek && e.len == 300 && e.tag == 0x10);
+	/* claimed, it is no longer anyone's but the claimer's */
+	m.context = &claim;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_CLAIM), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT(e.op_context == &claim && e.len == 300);
+	CU_ASSERT_EQUAL(fi_trecv(b.ep, small, sizeof(small), NULL, FI_ADDR_UNSPEC, 0x10, 0, &r), 0);
+	spin(20);
+	CU_ASSERT_EQUAL(fi_cq_read(b.cq, &e, 1), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ECANCELED && err.op_context == &r);
+	memset(in, 0, 300);
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_CLAIM), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &claim, &e, NULL), 1);
+	CU_ASSERT(e.len == 300 && memcmp(in, out, 300) == 0);
+	/* discarded at the peek: the message is gone */
+	m.tag = 0x20;
+	m.context = &peek;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_DISCARD), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT(e.op_context == &peek && e.len == 200);
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(err.err, FI_ENOMSG);
+	/* a claim with a context nothing was claimed with */
+	m.context = &r2;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_CLAIM), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_DISCARD), -FI_EBADFLAGS);
+	CU_ASSERT_EQUAL(fi_tsend(a.ep, out, 1, NULL, b.addr, 0x40, &s3), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s3, &e, NULL), 1);
+	/* claim then discard */
+	m.tag = 0x40;
+	m.context = &claim;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_CLAIM), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_CLAIM | FI_DISCARD), 0);
+	m.context = &peek;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(err.err, FI_ENOMSG);
+}
+
+static void
+test_directed_recv_and_source(void)
+{
+	struct fi_context rc, ra, sa, sc;
+	struct fi_cq_tagged_entry e;
+	uint8_t from_a[16], from_c[16];
+	fi_addr_t src;
+
+	/* a's message arrives first, but the receive wants c's */
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, "aaaa", 4, NULL, b.addr, &sa), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &sa, &e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, from_c, sizeof(from_c), NULL, c.addr, &rc), 0);
+	spin(10);
+	CU_ASSERT_EQUAL(fi_cq_read(b.cq, &e, 1), -FI_EAGAIN);
+	CU_ASSERT_EQUAL_FATAL(fi_send(c.ep, "cccccc", 6, NULL, b.addr, &sc), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &rc, &e, &src), 1);
+	CU_ASSERT(e.len == 6 && memcmp(from_c, "cccccc", 6) == 0);
+	CU_ASSERT_EQUAL(src, c.addr);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, from_a, sizeof(from_a), NULL, a.addr, &ra), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &ra, &e, &src), 1);
+	CU_ASSERT(e.len == 4 && memcmp(from_a, "aaaa", 4) == 0);
+	CU_ASSERT_EQUAL(src, a.addr);
+	wait_ctx(&c, &sc, &e, NULL);
+}
+
+static void
+test_data_and_inject(void)
+{
+	struct fi_context r, s;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t sent = fi_cntr_read(a.tx_cntr);
+	size_t inject = td.info->tx_attr->inject_size;
+
+	CU_ASSERT(inject >= 64);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	fill(out, 32, 3);
+	CU_ASSERT_EQUAL(fi_senddata(a.ep, out, 32, NULL, 0xabcdef0123456789ULL, b.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT((e.flags & FI_REMOTE_CQ_DATA) && e.data == 0xabcdef0123456789ULL);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	/* inject: the buffer is free at once, no completion, but the counter counts */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	fill(out, inject, 4);
+	CU_ASSERT_EQUAL(fi_inject(a.ep, out, inject, b.addr), 0);
+	memset(out, 0, inject);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	fill(out, inject, 4);
+	CU_ASSERT(e.len == inject && memcmp(in, out, inject) == 0);
+	spin(10);
+	CU_ASSERT_EQUAL(fi_cq_read(a.cq, &e, 1), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_cntr_read(a.tx_cntr), sent + 2);
+	CU_ASSERT_EQUAL(fi_inject(a.ep, out, inject + 1, b.addr), -FI_EMSGSIZE);
+	CU_ASSERT_EQUAL(fi_injectdata(a.ep, out, 8, 7, b.addr), 0);
+	CU_ASSERT_EQUAL(fi_tinjectdata(a.ep, out, 8, 7, b.addr, 0x99), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(e.data == 7 && e.len == 8);
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, 0x99, 0, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(e.data == 7 && e.tag == 0x99);
+	/* bad sends */
+	CU_ASSERT_EQUAL(fi_send(a.ep, out, 8, NULL, 12345, &s), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_send(a.ep, out, td.info->ep_attr->max_msg_size + 1, NULL, b.addr, &s),
+			-FI_EMSGSIZE);
+	RTE_SET_USED(err);
+}
+
+static void
+test_completion_semantics(void)
+{
+	struct fi_msg m = { 0 };
+	struct iovec iov = { .iov_base = out, .iov_len = 500 };
+	struct fi_context s, r;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = b.addr;
+	m.context = &s;
+	/* delivery complete: nothing until the receive is there and filled */
+	CU_ASSERT_EQUAL_FATAL(fi_sendmsg(a.ep, &m, FI_DELIVERY_COMPLETE), 0);
+	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 100), -FI_EAGAIN);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	/* transmit complete (the default): the receiver has it, buffered */
+	CU_ASSERT_EQUAL_FATAL(fi_sendmsg(a.ep, &m, FI_TRANSMIT_COMPLETE), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	/* inject complete, with FI_INJECT: the buffer is ours again */
+	CU_ASSERT_EQUAL_FATAL(fi_sendmsg(a.ep, &m, FI_INJECT | FI_INJECT_COMPLETE), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL(fi_sendmsg(a.ep, &m, FI_FENCE), -FI_EBADFLAGS);
+}
+
+static void
+test_multi_recv(void)
+{
+	size_t min = 128, len = sizeof(min);
+	struct fi_msg m = { 0 };
+	struct iovec iov = { .iov_base = in, .iov_len = 1024 };
+	struct fi_context mr, r, s[4];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	int i, got = 0, released = 0;
+
+	CU_ASSERT_EQUAL(fi_setopt(&b.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV, &min,
+				  sizeof(min)), 0);
+	min = 0;
+	CU_ASSERT_EQUAL(fi_getopt(&b.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV, &min, &len),
+			0);
+	CU_ASSERT_EQUAL(min, 128);
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = FI_ADDR_UNSPEC;
+	m.context = &mr;
+	CU_ASSERT_EQUAL_FATAL(fi_recvmsg(b.ep, &m, FI_MULTI_RECV), 0);
+	/* three of 300 bytes fit, then less than 128 is left: released */
+	for (i = 0; i < 4; i++) {
+		fill(out + 300 * i, 300, (unsigned int)i + 60);
+		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out + 300 * i, 300, NULL, b.addr, &s[i]), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(wait_one(&b, &e, NULL, &err), 1);
+		CU_ASSERT(e.op_context == &mr && e.len == 300);
+		CU_ASSERT(e.buf == in + 300 * i);
+		CU_ASSERT(memcmp(in + 300 * i, out + 300 * i, 300) == 0);
+		got++;
+		released += (e.flags & FI_MULTI_RECV) != 0;
+	}
+	CU_ASSERT_EQUAL(got, 3);
+	CU_ASSERT_EQUAL(released, 1);
+	CU_ASSERT((e.flags & FI_MULTI_RECV) != 0);	/* on the last one */
+	/* the fourth waits for another receive */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in + 2048, 1024, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(memcmp(in + 2048, out + 900, 300) == 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(wait_ctx(&a, &s[i], &e, NULL), 1);
+}
+
+static void
+test_cancel_and_truncation(void)
+{
+	struct fi_context r, s, nothing;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 64, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ECANCELED && err.op_context == &r);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &nothing), -FI_ENOENT);
+	/* 100 bytes into 16 */
+	memset(in, 0, 100);
+	fill(out, 100, 9);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 16, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, b.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ETRUNC && err.len == 16 && err.olen == 84 &&
+		  err.op_context == &r);
+	CU_ASSERT(memcmp(in, out, 16) == 0 && in[16] == 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+}
+
+static void
+test_zero_length(void)
+{
+	struct fi_msg m = { 0 };
+	struct fi_msg_tagged t = { 0 };
+	struct fi_context r, s;
+	struct fi_cq_tagged_entry e;
+
+	m.addr = b.addr;
+	m.context = &s;
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, NULL, 0, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(fi_sendmsg(a.ep, &m, 0), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL(e.len, 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	t.addr = b.addr;
+	t.tag = 0x5;
+	t.context = &s;
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, NULL, 0, NULL, FI_ADDR_UNSPEC, 0x5, 0, &r), 0);
+	CU_ASSERT_EQUAL(fi_tsendmsg(a.ep, &t, 0), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(e.len == 0 && e.tag == 0x5);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+}
+
+static void
+test_large_unexpected(void)
+{
+	struct fi_msg_tagged m = { 0 };
+	struct iovec iov = { .iov_base = in, .iov_len = BIG };
+	struct fi_context s, peek, r;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	size_t len = 2 << 20;
+
+	/* too large to buffer: its sender is held back (RNR) until a receive comes,
+	 * yet a peek sees it */
+	fill(out, len, 12);
+	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, len, NULL, b.addr, 0xbb, &s), 0);
+	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 50), -FI_EAGAIN);
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = FI_ADDR_UNSPEC;
+	m.tag = 0xbb;
+	m.context = &peek;
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT(e.len == len && e.tag == 0xbb);
+	memset(in, 0, len);
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, 0xbb, 0, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(e.len == len && memcmp(in, out, len) == 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+}
+
+static uint64_t
+peers_closed(struct test_node *n)
+{
+	struct fi_dpdk_ep_ops *ops = NULL;
+	struct fi_dpdk_ep_stats st;
+
+	if (fi_open_ops(&n->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
+	    ops->stats(n->ep, &st) != 0)
+		return UINT64_MAX;
+	return st.peers_closed;
+}
+
+static void
+test_peer_close(void)
+{
+	struct fi_msg m = { 0 };
+	struct iovec iov = { .iov_base = out, .iov_len = 100 };
+	struct fi_context s, r;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t closed = peers_closed(&a);
+
+	/* connected, then a message that waits on c's receive, which never comes */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, c.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	m.msg_iov = &iov;
+	m.iov_count = 1;
+	m.addr = c.addr;
+	m.context = &s;
+	CU_ASSERT_EQUAL_FATAL(fi_sendmsg(a.ep, &m, FI_DELIVERY_COMPLETE), 0);
+	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 50), -FI_EAGAIN);
+	/* c goes (and lingers for an answer a cannot give while not polled):
+	 * a's operation fails at once, not at the deadline, as a reset */
+	test_node_close(&c);
+	CU_ASSERT_EQUAL_FATAL(node_open(&c), 0);
+	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 1000), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(err.err, FI_ECONNRESET);
+	CU_ASSERT_PTR_EQUAL(err.op_context, &s);
+	CU_ASSERT_EQUAL(peers_closed(&a), closed + 1);
+	/* and the new endpoint is reached like any other */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, c.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+}
+
+static CU_TestInfo rdm_tests[] = {
+	{ "every size to 3 MiB, data and source checked", test_sizes_up_to_big },
+	{ "tag and ignore matching, tagged and untagged apart", test_tagged_matching },
+	{ "unexpected messages keep their order", test_unexpected_keep_order },
+	{ "FI_PEEK, FI_CLAIM, FI_DISCARD", test_peek_claim_discard },
+	{ "FI_DIRECTED_RECV and FI_SOURCE", test_directed_recv_and_source },
+	{ "remote CQ data, inject, bad sends", test_data_and_inject },
+	{ "delivery, transmit and inject complete", test_completion_semantics },
+	{ "FI_MULTI_RECV", test_multi_recv },
+	{ "cancel and truncation", test_cancel_and_truncation },
+	{ "zero-length messages, NULL iov", test_zero_length },
+	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
+	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "rdm", suite_init, suite_clean, NULL, NULL, rdm_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(void)
+{
+	test_env_setup(TEST_EAL_BASE " --vdev=net_ring0");
+	return test_run(suites);
+}
