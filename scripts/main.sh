@@ -28,5 +28,8 @@ echo
 echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_EP_RDM"
 "$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400 -I 100000 dgram rdm
 echo
-echo "== one-way streams over memif: raw frames, then FI_EP_RDM messages"
-"$top/scripts/pingpong.sh" -w memif -s -S 64,65536,1048576 rdm
+echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA writes"
+"$top/scripts/pingpong.sh" -w memif -o write -S 64,65536,1048576 rdm
+echo
+echo "== the same with RMA reads"
+"$top/scripts/pingpong.sh" -w memif -o read -S 65536,1048576 rdm

@@ -6,9 +6,10 @@
 # prints each table with the median round trip as a ratio of the raw floor
 # measured in the same run.
 #
-# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-c] [-s] [mode ...]
+# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-c] [-s] [-o write|read] [mode ...]
 #   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's)
+#   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,13 +20,15 @@ sizes=64,256,1024,1400
 iters=
 verify=
 stream=
-while getopts "w:S:I:cs" op; do
+rma=
+while getopts "w:S:I:cso:" op; do
 	case $op in
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
 	I) iters="-I $OPTARG" ;;
 	c) verify=-c ;;
 	s) stream=--stream ;;
+	o) rma="-o $OPTARG" stream=--stream ;;
 	*) exit 2 ;;
 	esac
 done
@@ -46,6 +49,7 @@ status=0
 for mode in raw "${modes[@]}"; do
 	case $mode in
 	raw) args=(--raw) ;;
+	rdm) args=(-e rdm $rma) ;;
 	*) args=(-e "$mode") ;;
 	esac
 	# shellcheck disable=SC2086
@@ -78,7 +82,7 @@ if stream:
         for r in results[m]:
             share = ("%7.0f%%" % (100.0 * r["mbyte_s"] / rate[r["size"]])
                      if r["size"] in rate else "-")
-            print("%-6s %9d %9d %9.3f %9.1f %8s" % (m, r["size"], r["iters"],
+            print("%-6s %9d %9d %9.3f %9.1f %8s" % (r["mode"], r["size"], r["iters"],
                   r["mmsg_s"], r["mbyte_s"], share))
     sys.exit(0)
 floor = {r["size"]: r["median_us"] for r in results["raw"]}

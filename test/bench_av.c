@@ -31,15 +31,6 @@
 #include "bench.h"
 #include "prov.h"
 
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static long
 rss_kib(void)
 {
@@ -63,40 +54,6 @@ addr_of(uint32_t i)
 	s.sin_addr.s_addr = htonl(0x0a000000u | (i / 60000 + 1) << 8);
 	s.sin_port = htons((uint16_t)(1024 + i % 60000));
 	return s;
-}
-
-struct bench {
-	struct fi_provider *prov;
-	struct fi_info *info;
-	struct fid_fabric *fabric;
-	struct fid_domain *domain;
-};
-
-static int
-bench_open(struct bench *b)
-{
-	struct fi_info *hints = fi_allocinfo();
-	int ret;
-
-	b->prov = fi_prov_ini();
-	hints->ep_attr->type = FI_EP_RDM;
-	hints->caps = FI_MSG;
-	ret = b->prov->getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &b->info);
-	fi_freeinfo(hints);
-	if (ret == 0)
-		ret = b->prov->fabric(b->info->fabric_attr, &b->fabric, NULL);
-	if (ret == 0)
-		ret = fi_domain(b->fabric, b->info, &b->domain, NULL);
-	return ret;
-}
-
-static void
-bench_close(struct bench *b)
-{
-	fi_close(&b->domain->fid);
-	fi_close(&b->fabric->fid);
-	fi_freeinfo(b->info);
-	b->prov->cleanup();
 }
 
 /* Inserts n entries in batches; returns entries per second, overall and over
@@ -206,11 +163,7 @@ main(int argc, char **argv)
 	long rss0, rss1;
 	size_t bytes;
 
-	/* the provider is linked in: keep libfabric from loading a second copy */
-	setenv("FI_PROVIDER_PATH", "/nonexistent", 1);
-	setenv("FI_DPDK_EAL_ARGS", "--no-huge -m 256 --no-pci --no-shconf --no-telemetry "
-	       "--log-level=warning --vdev=net_null0", 1);
-	if (bench_open(&b) != 0) {
+	if (bench_open(&b, FI_EP_RDM, FI_MSG) != 0) {
 		fprintf(stderr, "cannot open the provider\n");
 		return 1;
 	}

@@ -18,8 +18,14 @@
  * restart: the same, but the successor starts at once, before the deadline:
  *   it rejects the packets meant for its predecessor and says so (RESET), and
  *   the client's operations fail with FI_ECONNRESET.
+ * rma: the server registers a region between canaries under a well-known
+ *   key; the client runs count RMA writes and reads (1 B to 128 KiB, RMA_SLOTS
+ *   in flight, each in its own slice) whose places and bytes follow from the
+ *   seed, checks every read against what it wrote, and sends some writes one
+ *   byte past the region, which must fail with FI_EACCES. The server replays
+ *   the plan and checks the region and its canaries byte for byte.
  *
- * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death]
+ * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death|restart|rma]
  *                 [-n count] [-s seed] [-t] [-f]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
  *   injected, so retransmissions must have happened
@@ -32,6 +38,7 @@
 #include <string.h>
 
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
 #include "ctrl.h"
@@ -109,6 +116,52 @@ msg_check(const uint8_t *buf, size_t len, uint64_t seq)
 			return false;
 	}
 	return true;
+}
+
+/* -- RMA: the plan both sides know -- */
+
+#define RMA_SLOTS	8
+#define RMA_SLICE	(128 * 1024)
+#define RMA_REGION	(RMA_SLOTS * RMA_SLICE)
+#define RMA_GUARD	4096
+#define RMA_KEY		0x5eedfeedULL
+#define RMA_CANARY	0xc3
+
+enum rma_kind { RMA_WRITE, RMA_READ, RMA_OUT };
+
+struct rma_op {
+	enum rma_kind kind;
+	size_t off;		/* in the region */
+	size_t len;
+};
+
+/* Operation seq works on slice seq % RMA_SLOTS, after the one before it there. */
+static struct rma_op
+rma_plan(uint64_t seq)
+{
+	uint64_t x = mix(o.seed * 0x9e3779b97f4a7c15ULL + seq);
+	struct rma_op op;
+
+	op.len = 1 + (x & 0xffff) % ((x >> 16) % 8 == 0 ? RMA_SLICE : 4096);
+	op.off = (seq % RMA_SLOTS) * RMA_SLICE + (x >> 24) % (RMA_SLICE - op.len + 1);
+	op.kind = (x >> 48) % 16 == 0 ? RMA_OUT : (x >> 52) % 2 ? RMA_WRITE : RMA_READ;
+	if (op.kind == RMA_OUT)
+		op.off = RMA_REGION - op.len + 1;	/* one byte too far */
+	return op;
+}
+
+/* Replays writes up to count on a region image. */
+static void
+rma_replay(uint8_t *image, uint64_t count)
+{
+	struct rma_op op;
+	uint64_t seq;
+
+	for (seq = 0; seq < count; seq++) {
+		op = rma_plan(seq);
+		if (op.kind == RMA_WRITE)
+			msg_fill(image + op.off, op.len, seq);
+	}
 }
 
 /* -- statistics -- */
@@ -357,6 +410,137 @@ drive_stream(struct peer *p)
 	check_faults(p, &st);
 }
 
+/* -- RMA -- */
+
+static void
+serve_rma(struct peer *p)
+{
+	size_t i, all = RMA_REGION + 2 * RMA_GUARD;
+	uint8_t *mem = malloc(all), *image = calloc(1, RMA_REGION);
+	struct fi_dpdk_ep_stats st;
+	struct fid_mr *mr = NULL;
+	uint64_t count = 0, t0;
+	uint32_t polls = 0;
+	bool canaries = true, same;
+	char c;
+
+	if (!peer_check(mem != NULL && image != NULL, "server: memory"))
+		goto out;
+	memset(mem, RMA_CANARY, all);
+	memset(mem + RMA_GUARD, 0, RMA_REGION);
+	if (!peer_check(fi_mr_reg(p->domain, mem + RMA_GUARD, RMA_REGION,
+				  FI_REMOTE_READ | FI_REMOTE_WRITE, 0, RMA_KEY, 0, &mr, NULL) == 0,
+			"server registers its region under key 0x%llx", RMA_KEY))
+		goto out;
+	peer_tell(p, 'r');
+	/* the target only progresses; the client says when it is done */
+	while (++polls % 64 != 0 || !pp_ctrl_pending(p->ctrl))
+		fi_cq_read(p->cq, NULL, 0);
+	if (pp_ctrl_recv(p->ctrl, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	rma_replay(image, count);
+	same = memcmp(mem + RMA_GUARD, image, RMA_REGION) == 0;
+	for (i = 0; i < RMA_GUARD; i++)
+		canaries &= mem[i] == RMA_CANARY && mem[RMA_GUARD + RMA_REGION + i] == RMA_CANARY;
+	printf("# server: %" PRIu64 " RMA operations verified\n", same ? count : 0);
+	peer_check(count == o.count, "the client ran every operation (%" PRIu64 ")", count);
+	peer_check(same, "the region holds exactly what the writes put there, in their order");
+	peer_check(canaries, "no byte outside the region changed");
+	print_stats(p, &st);
+	check_faults(p, &st);
+	/* the answer to the last read may wait on its ack */
+	t0 = peer_now_ms();
+	while (fi_close(&mr->fid) == -FI_EBUSY && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
+		fi_cq_read(p->cq, NULL, 0);
+	if (peer_hear(p, &c) != 0 || c != 'd')
+		peer_check(false, "server: the client ends the test");
+out:
+	free(mem);
+	free(image);
+}
+
+/* Posts plan seq from slot buffer buf. */
+static ssize_t
+rma_post(struct peer *p, uint64_t seq, uint8_t *buf, struct fi_context *ctx)
+{
+	struct rma_op op = rma_plan(seq);
+
+	if (op.kind == RMA_READ)
+		return fi_read(p->ep, buf, op.len, NULL, p->peer_addr, op.off, RMA_KEY, ctx);
+	msg_fill(buf, op.len, seq);
+	return fi_write(p->ep, buf, op.len, NULL, p->peer_addr, op.off, RMA_KEY, ctx);
+}
+
+static void
+drive_rma(struct peer *p)
+{
+	struct { uint8_t *buf; uint64_t seq; bool busy; struct fi_context ctx; } slot[RMA_SLOTS];
+	uint8_t *image = calloc(1, RMA_REGION);
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_dpdk_ep_stats st;
+	uint64_t next = 0, done = 0, bad = 0, refused = 0, t0;
+	struct rma_op op;
+	ssize_t n;
+	int i, busy = 0;
+	char c = 0;
+
+	for (i = 0; i < RMA_SLOTS; i++) {
+		slot[i].buf = malloc(RMA_SLICE);
+		slot[i].busy = false;
+	}
+	peer_check(peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	t0 = peer_now_ms();
+	while (done < o.count) {
+		/* operation seq goes in slot seq % RMA_SLOTS, after its predecessor */
+		i = (int)(next % RMA_SLOTS);
+		if (next < o.count && !slot[i].busy) {
+			n = rma_post(p, next, slot[i].buf, &slot[i].ctx);
+			if (n == 0) {
+				slot[i].seq = next++;
+				slot[i].busy = true;
+				busy++;
+				continue;
+			}
+			if (!peer_check(n == -FI_EAGAIN, "client: posts (%s)", fi_strerror((int)-n)))
+				break;
+		}
+		n = peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS);
+		if (n != 1 && n != -FI_EAVAIL) {
+			peer_check(false, "client: a completion within %d ms", PEER_TIMEOUT_MS);
+			break;
+		}
+		i = (int)(((uint8_t *)(n == 1 ? e.op_context : err.op_context) -
+			   (uint8_t *)&slot[0].ctx) / sizeof(slot[0]));
+		op = rma_plan(slot[i].seq);
+		if (op.kind == RMA_OUT) {
+			refused += n == -FI_EAVAIL && err.err == FI_EACCES;
+			bad += n != -FI_EAVAIL || err.err != FI_EACCES;
+		} else if (n != 1) {
+			bad++;
+		} else if (op.kind == RMA_WRITE) {
+			msg_fill(image + op.off, op.len, slot[i].seq);
+		} else {
+			bad += memcmp(slot[i].buf, image + op.off, op.len) != 0;
+		}
+		slot[i].busy = false;
+		busy--;
+		done++;
+	}
+	printf("# client: %" PRIu64 " RMA operations in %.1f s, %" PRIu64 " refused "
+	       "(one byte past the region), %" PRIu64 " wrong\n", done,
+	       (double)(peer_now_ms() - t0) / 1000, refused, bad);
+	peer_check(done == o.count && bad == 0, "client: every write done, every read bit-exact, "
+		   "every write past the region refused with FI_EACCES");
+	peer_check(refused > 0, "client: some writes went past the region (%" PRIu64 ")", refused);
+	pp_ctrl_send(p->ctrl, &done, sizeof(done));
+	print_stats(p, &st);
+	check_faults(p, &st);
+	for (i = 0; i < RMA_SLOTS; i++)
+		free(slot[i].buf);
+	free(image);
+}
+
 static volatile uint64_t killed_ms;	/* when the script killed the server */
 
 static void
@@ -463,7 +647,7 @@ main(int argc, char **argv)
 			args[n++] = argv[i];
 	}
 	args[n] = NULL;
-	if (peer_open(&p, n, args, FI_EP_RDM, FI_MSG | FI_TAGGED) != 0) {
+	if (peer_open(&p, n, args, FI_EP_RDM, FI_MSG | FI_TAGGED | FI_RMA) != 0) {
 		peer_check(false, "endpoint and control connection");
 		return peer_finish(&p);
 	}
@@ -477,12 +661,17 @@ main(int argc, char **argv)
 	}
 	if (p.server) {
 		peer_insert(&p);
-		serve(&p);
+		if (strcmp(o.mode, "rma") == 0)
+			serve_rma(&p);
+		else
+			serve(&p);
 	} else if (peer_insert(&p) != 0) {
 		peer_check(false, "client inserts the server");
 	} else if (strcmp(o.mode, "death") == 0 || strcmp(o.mode, "restart") == 0) {
 		drive_death(&p, t != NULL ? strtoull(t, NULL, 0) : 30000,
 			    strcmp(o.mode, "restart") == 0);
+	} else if (strcmp(o.mode, "rma") == 0) {
+		drive_rma(&p);
 	} else {
 		drive_stream(&p);
 	}

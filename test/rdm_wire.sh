@@ -7,9 +7,12 @@
 # (test/rdm_peer.c), over a clean wire and through the faults the provider
 # injects (FI_DPDK_FAULT, seeded): 1 %, 5 % and 20 % loss each way, then
 # loss, duplication, reordering and corruption mixed, on memif and on
-# veth/af_packet. Prints a table of what happened.
+# veth/af_packet; and RMA writes and reads, clean and under loss and
+# reordering, checked byte for byte at both ends. Prints a table of what
+# happened.
 #
 # usage: rdm_wire.sh <rdm_peer> <directory of libdpdk-fi.so> [count]
+# (RMA_ONLY=1: the RMA streams alone)
 
 set -u
 here=$(dirname "$0")
@@ -42,7 +45,8 @@ run() {
 	check "$name: both sides pass ($secs s)" test $rc -eq 0
 	grep -hE '^(not ok|# )' "$log.server" "$log.client" | sed "s|^|  |"
 	local verified drops dups corrupt retx rto noroom rnr
-	verified=$(grep -hoE '^# server: [0-9]+ messages verified' "$log.server" | grep -oE '[0-9]+')
+	verified=$(grep -hoE '^# server: [0-9]+ (messages|RMA operations) verified' "$log.server" |
+		   grep -oE '[0-9]+')
 	retx=$(figure client "$log.client" 'retransmitted [0-9]+')
 	rto=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ timeouts' | grep -oE '^[0-9]+')
 	noroom=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ found no room' |
@@ -58,11 +62,13 @@ run() {
 	wire_teardown
 }
 
-run clean memif "" -t
-run loss1 memif "seed=11,tx_drop=0.01" -f
-run loss5 memif "seed=12,tx_drop=0.05" -f -t
-run loss20 memif "seed=13,tx_drop=0.2" -f
-run chaos memif "seed=14,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -t
+[ -n "${RMA_ONLY:-}" ] || run clean memif "" -t
+[ -n "${RMA_ONLY:-}" ] || run loss1 memif "seed=11,tx_drop=0.01" -f
+[ -n "${RMA_ONLY:-}" ] || run loss5 memif "seed=12,tx_drop=0.05" -f -t
+[ -n "${RMA_ONLY:-}" ] || run loss20 memif "seed=13,tx_drop=0.2" -f
+[ -n "${RMA_ONLY:-}" ] || run chaos memif "seed=14,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -t
+run rma memif "" -m rma -n 20000
+run rma-loss5 memif "seed=16,drop=0.05,reorder=0.05" -m rma -n 20000 -f
 if wire_available veth; then
 	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
 else

@@ -173,7 +173,6 @@ test_unsupported_slots(void)
 	struct fid_poll *poll = NULL;
 	struct fid_stx *stx = NULL;
 	struct fid_wait *wait = NULL;
-	struct fid_mr *mr = NULL;
 	struct fi_atomic_attr atomic_attr;
 	struct fi_collective_attr coll_attr;
 	struct fi_poll_attr poll_attr = { 0 };
@@ -194,8 +193,6 @@ test_unsupported_slots(void)
 	CU_ASSERT_EQUAL(fi_srx_context(domain, &rx_attr, &ep, NULL), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_query_atomic(domain, FI_INT32, FI_SUM, &atomic_attr, 0), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_query_collective(domain, FI_BARRIER, &coll_attr, 0), -FI_ENOSYS);
-	CU_ASSERT_EQUAL(fi_mr_reg(domain, buf, sizeof(buf), FI_SEND, 0, 0, 0, &mr, NULL),
-			-FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_control(&domain->fid, FI_GETWAIT, buf), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_open_ops(&domain->fid, "x", 0, NULL, NULL), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_passive_ep(fabric, infos, &pep, NULL), -FI_ENOSYS);

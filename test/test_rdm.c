@@ -134,14 +134,6 @@ wait_ctx(struct test_node *n, void *ctx, struct fi_cq_tagged_entry *e, fi_addr_t
 	return ret;
 }
 
-static void
-fill(uint8_t *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
-}
 
 static void
 test_sizes_up_to_big(void)
@@ -153,7 +145,7 @@ test_sizes_up_to_big(void)
 	size_t s;
 
 	for (s = 0; s < RTE_DIM(sizes); s++) {
-		fill(out, sizes[s], (unsigned int)s);
+		test_fill(out, sizes[s], (unsigned int)s);
 		memset(in, 0, sizes[s] + 1);
 		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &rctx), 0);
 		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, sizes[s], NULL, b.addr, &sctx), 0);
@@ -179,7 +171,7 @@ test_tagged_matching(void)
 				       &r1), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in2, sizeof(in2), NULL, FI_ADDR_UNSPEC, 0x200, 0,
 				       &r2), 0);
-	fill(out, 64, 1);
+	test_fill(out, 64, 1);
 	CU_ASSERT_EQUAL(fi_tsend(a.ep, out, 10, NULL, b.addr, 0x200, &s2), 0);
 	CU_ASSERT_EQUAL(fi_tsend(a.ep, out + 10, 20, NULL, b.addr, 0x1ab, &s1), 0);
 	CU_ASSERT_EQUAL(wait_ctx(&b, &r2, &e, NULL), 1);
@@ -213,7 +205,7 @@ test_unexpected_keep_order(void)
 
 	/* all sent before any receive is posted: buffered, then taken in order */
 	for (i = 0; i < RTE_DIM(sizes); i++) {
-		fill(out + off, sizes[i], (unsigned int)i + 40);
+		test_fill(out + off, sizes[i], (unsigned int)i + 40);
 		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out + off, sizes[i], NULL, b.addr, &s[i]), 0);
 		off += sizes[i];
 	}
@@ -239,7 +231,7 @@ test_peek_claim_discard(void)
 	struct iovec iov = { .iov_base = in, .iov_len = 4096 };
 	uint8_t small[8];
 
-	fill(out, 300, 7);
+	test_fill(out, 300, 7);
 	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, 300, NULL, b.addr, 0x10, &s1), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, 200, NULL, b.addr, 0x20, &s2), 0);
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s1, &e, NULL), 1);
@@ -336,18 +328,18 @@ test_data_and_inject(void)
 
 	CU_ASSERT(inject >= 64);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
-	fill(out, 32, 3);
+	test_fill(out, 32, 3);
 	CU_ASSERT_EQUAL(fi_senddata(a.ep, out, 32, NULL, 0xabcdef0123456789ULL, b.addr, &s), 0);
 	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
 	CU_ASSERT((e.flags & FI_REMOTE_CQ_DATA) && e.data == 0xabcdef0123456789ULL);
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
 	/* inject: the buffer is free at once, no completion, but the counter counts */
 	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
-	fill(out, inject, 4);
+	test_fill(out, inject, 4);
 	CU_ASSERT_EQUAL(fi_inject(a.ep, out, inject, b.addr), 0);
 	memset(out, 0, inject);
 	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
-	fill(out, inject, 4);
+	test_fill(out, inject, 4);
 	CU_ASSERT(e.len == inject && memcmp(in, out, inject) == 0);
 	spin(10);
 	CU_ASSERT_EQUAL(fi_cq_read(a.cq, &e, 1), -FI_EAGAIN);
@@ -424,7 +416,7 @@ test_multi_recv(void)
 	CU_ASSERT_EQUAL_FATAL(fi_recvmsg(b.ep, &m, FI_MULTI_RECV), 0);
 	/* three of 300 bytes fit, then less than 128 is left: released */
 	for (i = 0; i < 4; i++) {
-		fill(out + 300 * i, 300, (unsigned int)i + 60);
+		test_fill(out + 300 * i, 300, (unsigned int)i + 60);
 		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out + 300 * i, 300, NULL, b.addr, &s[i]), 0);
 	}
 	for (i = 0; i < 3; i++) {
@@ -460,7 +452,7 @@ test_cancel_and_truncation(void)
 	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &nothing), -FI_ENOENT);
 	/* 100 bytes into 16 */
 	memset(in, 0, 100);
-	fill(out, 100, 9);
+	test_fill(out, 100, 9);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 16, NULL, FI_ADDR_UNSPEC, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, b.addr, &s), 0);
 	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
@@ -507,7 +499,7 @@ test_large_unexpected(void)
 
 	/* too large to buffer: its sender is held back (RNR) until a receive comes,
 	 * yet a peek sees it */
-	fill(out, len, 12);
+	test_fill(out, len, 12);
 	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, out, len, NULL, b.addr, 0xbb, &s), 0);
 	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 50), -FI_EAGAIN);
 	m.msg_iov = &iov;

@@ -5,6 +5,7 @@
 /* Environment and runner shared by the CUnit suites. */
 
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,13 @@ int
 test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
 		 uint64_t caps)
 {
+	return test_domain_open_mr(td, type, addr_format, caps, 0);
+}
+
+int
+test_domain_open_mr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+		    uint64_t caps, int mr_mode)
+{
 	struct fi_info *hints = fi_allocinfo();
 	int ret;
 
@@ -97,6 +105,7 @@ test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_for
 	hints->ep_attr->type = type;
 	hints->addr_format = addr_format;
 	hints->caps = caps;
+	hints->domain_attr->mr_mode = mr_mode;
 	ret = test_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &td->info);
 	fi_freeinfo(hints);
 	if (ret == 0)
@@ -123,6 +132,7 @@ test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av 
 {
 	struct fi_cq_attr cq = *cq_attr;
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = cntr_wait };
+	bool rma = (td->info->caps & FI_RMA) != 0;
 	char name[64];
 	size_t len = sizeof(name);
 	int ret;
@@ -133,8 +143,11 @@ test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av 
 	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, NULL);
 	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid, FI_SEND);
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid, FI_RECV);
+	/* with RMA, the counters count its events too */
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid,
+				     FI_SEND | (rma ? FI_READ | FI_WRITE : 0));
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid,
+				     FI_RECV | (rma ? FI_REMOTE_READ | FI_REMOTE_WRITE : 0));
 	ret = ret ? ret : fi_enable(n->ep);
 	ret = ret ? ret : fi_getname(&n->ep->fid, name, &len);
 	ret = ret ? ret : (fi_av_insert(av, name, 1, &n->addr, 0, NULL) == 1 ? 0 : -1);
@@ -153,4 +166,13 @@ test_node_close(struct test_node *n)
 	if (n->rx_cntr != NULL)
 		fi_close(&n->rx_cntr->fid);
 	memset(n, 0, sizeof(*n));
+}
+
+void
+test_fill(uint8_t *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
 }

@@ -53,6 +53,9 @@ struct test_domain {
 /** Opens td on the first dpdk entry of this type, format and caps. */
 int test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
 		     uint64_t caps);
+/** The same, asking for the memory registration modes mr_mode (fi_mr(3)). */
+int test_domain_open_mr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+			uint64_t caps, int mr_mode);
 void test_domain_close(struct test_domain *td);
 
 /** An enabled endpoint with its CQ and send and receive counters, in an AV. */
@@ -74,5 +77,8 @@ void test_node_close(struct test_node *n);
 
 /** @return the number of entries in an fi_info list. */
 int test_info_count(const struct fi_info *info);
+
+/** Fills len bytes with a pattern of seed that shifts every 512 bytes. */
+void test_fill(uint8_t *p, size_t len, unsigned int seed);
 
 #endif /* _DFI_TEST_UTIL_H_ */

@@ -21,6 +21,7 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 
 #include <rte_cycles.h>
 
@@ -50,7 +51,11 @@ struct fab {
 	struct fi_context rx_ctx[NB_RX];
 	struct fi_context tx_ctx;
 	bool reliable;
+	struct fid_mr *mr;		/* the server's region for -o */
 };
+
+/* The server's region, under a key both sides know (offset addressing). */
+#define FAB_RMA_KEY	0x7070
 
 static struct fab fab;
 
@@ -74,7 +79,7 @@ fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 	if (hints == NULL)
 		return -1;
 	hints->ep_attr->type = type;
-	hints->caps = FI_MSG;
+	hints->caps = FI_MSG | (o->rma != PP_RMA_NONE ? FI_RMA : 0);
 	hints->mode = FI_CONTEXT;
 	hints->domain_attr->threading = FI_THREAD_DOMAIN;
 	hints->fabric_attr->prov_name = strdup("dpdk");
@@ -100,6 +105,9 @@ fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 	FAB_CHECK(fi_ep_bind(fab.ep, &fab.av->fid, 0));
 	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
 	FAB_CHECK(fi_enable(fab.ep));
+	if (o->rma != PP_RMA_NONE && o->server)
+		FAB_CHECK(fi_mr_reg(fab.domain, fab.rx_buf[0], fab.buf_size,
+				    FI_REMOTE_READ | FI_REMOTE_WRITE, 0, FAB_RMA_KEY, 0, &fab.mr, NULL));
 	return 0;
 }
 
@@ -385,6 +393,63 @@ fab_drain(void)
 	} while (n != -FI_EAGAIN);
 }
 
+/* RMA one way: the client writes or reads iters times, many in flight, and
+ * measures; the target only progresses. */
+static int
+fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result *res)
+{
+	bool read = o->rma == PP_RMA_READ;
+	struct fi_cq_msg_entry e[STREAM_BATCH];
+	struct fi_cq_err_entry err;
+	uint64_t iters = pp_iters(o, size), sent = 0, in_flight = 0, t0, t1;
+	uint32_t polls = 0;
+	ssize_t ret, n, i;
+
+	if (pp_ctrl_sync(ctrl) != 0)
+		return -1;
+	if (o->server) {
+		while (++polls % 1024 != 0 || !pp_ctrl_pending(ctrl))
+			fi_cq_read(fab.cq, e, STREAM_BATCH);
+		return pp_ctrl_recv(ctrl, &sent, sizeof(sent)) == sizeof(sent) ? 0 : -1;
+	}
+	t0 = rte_rdtsc();
+	while (sent < iters || in_flight > 0) {
+		if (sent < iters && in_flight < STREAM_TX) {
+			ret = read ? fi_read(fab.ep, fab.tx_buf, size, NULL, fab.peer, 0,
+					     FAB_RMA_KEY, &fab.tx_ctx) :
+				     fi_write(fab.ep, fab.tx_buf, size, NULL, fab.peer, 0,
+					      FAB_RMA_KEY, &fab.tx_ctx);
+			if (ret == 0) {
+				sent++;
+				in_flight++;
+				continue;
+			}
+			if (ret != -FI_EAGAIN)
+				break;
+		}
+		n = fi_cq_read(fab.cq, e, STREAM_BATCH);
+		for (i = 0; i < n; i++)
+			in_flight--;
+		if (n == -FI_EAVAIL) {
+			fi_cq_readerr(fab.cq, &err, 0);
+			fprintf(stderr, "pingpong: RMA %s: %s\n", read ? "read" : "write",
+				fi_strerror(err.err));
+			break;
+		}
+	}
+	t1 = rte_rdtsc();
+	if (pp_ctrl_send(ctrl, &sent, sizeof(sent)) != 0 || in_flight > 0 || sent < iters)
+		return -1;
+	memset(res, 0, sizeof(*res));
+	res->mode = read ? "read" : "write";
+	res->stream = true;
+	res->size = size;
+	res->iters = (uint32_t)sent;
+	res->mmsg_s = (double)sent * (double)rte_get_tsc_hz() / (double)(t1 - t0) / 1e6;
+	res->mbyte_s = res->mmsg_s * (double)size;
+	return 0;
+}
+
 /* One way: the client sends, the server counts. */
 static int
 fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
@@ -441,6 +506,12 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			return -1;
 		n++;
 	}
+	/* then the same sizes as RMA, in the same run */
+	for (s = 0; o->rma != PP_RMA_NONE && s < o->nb_sizes && n < PP_MAX_SIZES; s++) {
+		if (fab_rma_stream(o, ctrl, RTE_MIN(o->sizes[s], fab.buf_size), &res[n]) != 0)
+			return -1;
+		n += !o->server;
+	}
 	return (int)n;
 }
 
@@ -449,6 +520,9 @@ fab_teardown(void)
 {
 	if (fab.ep != NULL)
 		fi_close(&fab.ep->fid);
+	/* after the endpoint: it gives up the answers to reads in flight */
+	if (fab.mr != NULL)
+		fi_close(&fab.mr->fid);
 	if (fab.cq != NULL)
 		fi_close(&fab.cq->fid);
 	if (fab.av != NULL)

@@ -116,6 +116,8 @@ usage(const char *prog)
 		"  -T seconds     give up after (60)\n"
 		"  -c             check every payload\n"
 		"  --stream       one way, many in flight: message rate and bandwidth\n"
+		"  -o write|read  RDM streams: RMA writes or reads of each size too,\n"
+		"                 measured by the initiator next to the messages\n"
 		"  --json         results as JSON\n", prog);
 }
 
@@ -136,7 +138,7 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 	o->warmup = 1000;
 	o->timeout_s = 60;
 	parse_sizes("64,256,1024,1400", o);
-	while ((op = getopt_long(argc, argv, "e:S:I:W:P:d:T:ch", longs, NULL)) != -1) {
+	while ((op = getopt_long(argc, argv, "e:S:I:W:P:d:T:o:ch", longs, NULL)) != -1) {
 		switch (op) {
 		case 'e':
 			if (strcmp(optarg, "dgram") == 0)
@@ -170,6 +172,17 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 			break;
 		case 'c':
 			o->verify = true;
+			break;
+		case 'o':
+			if (strcmp(optarg, "write") == 0)
+				o->rma = PP_RMA_WRITE;
+			else if (strcmp(optarg, "read") == 0)
+				o->rma = PP_RMA_READ;
+			else
+				return -1;
+			/* RMA runs over RDM, one way */
+			o->mode = PP_RDM;
+			o->stream = true;
 			break;
 		case 'j':
 			o->json = true;

@@ -23,6 +23,12 @@ enum pp_mode {
 	PP_RDM,
 };
 
+enum pp_rma {
+	PP_RMA_NONE,
+	PP_RMA_WRITE,
+	PP_RMA_READ,
+};
+
 struct pp_opts {
 	bool server;
 	const char *host;		/* the server's control address (client) */
@@ -36,6 +42,7 @@ struct pp_opts {
 	bool json;
 	bool verify;
 	bool stream;			/* one way, many in flight: rate and bandwidth */
+	enum pp_rma rma;		/* -o: RMA streams next to the message streams */
 	const char *domain;		/* DPDK port name */
 };
 

@@ -62,7 +62,10 @@ enum dfi_pkt_type {
 	DFI_PKT_RDM_MSG,	/* a segment of a message (sequenced) */
 	DFI_PKT_RDM_DONE,	/* message msg_seq was delivered (sequenced) */
 	DFI_PKT_RDM_CLOSE,	/* the sender's endpoint closes (ACK_REQ: answer it) */
-	DFI_PKT_RDM_LAST = DFI_PKT_RDM_CLOSE,
+	DFI_PKT_RDM_WRITE,	/* a segment of an RMA write (sequenced) */
+	DFI_PKT_RDM_READ_REQ,	/* an RMA read request, no payload (sequenced) */
+	DFI_PKT_RDM_READ_RESP,	/* a segment of a read's answer (sequenced) */
+	DFI_PKT_RDM_LAST = DFI_PKT_RDM_READ_RESP,
 };
 
 /* dfi_hdr flags */
@@ -85,6 +88,8 @@ struct dfi_hdr {
 #define DFI_RDM_F_PROBE		0x0010	/* ACK: answer with an ACK (keepalive) */
 #define DFI_RDM_F_ACK_REQ	0x0020	/* an operation waits on it: ack at once;
 					 * CLOSE: answer with a CLOSE */
+#define DFI_RDM_F_RMA		0x0040	/* DONE: msg_seq numbers an RMA operation */
+#define DFI_RDM_F_ERROR		0x0080	/* DONE: it failed, data is the fabric errno */
 
 /**
  * The reliable protocol's header. The first 16 bytes are the same in every
@@ -103,13 +108,14 @@ struct dfi_rdm_hdr {
 	rte_be16_t window;	/* PSNs from ack on that the receiver will take */
 	rte_be16_t hdr_len;	/* sizeof(struct dfi_rdm_hdr) in this version */
 	rte_be64_t sack;	/* bit i: PSN ack + 1 + i arrived too */
-	rte_be32_t msg_seq;	/* MSG: the message's number from this sender */
-	rte_be32_t offset;	/* MSG: the segment's place in the message */
-	rte_be32_t msg_len;	/* MSG: the message's length */
+	rte_be32_t msg_seq;	/* MSG, DONE: the message's number from this sender;
+				 * RMA: the operation's, counted apart */
+	rte_be32_t offset;	/* MSG, WRITE, READ_RESP: the segment's place */
+	rte_be32_t msg_len;	/* the message's, write's or read's length */
 	rte_be32_t hcrc;	/* CRC32C of this header with hcrc 0 (pcrc in) */
-	rte_be64_t tag;		/* MSG: the tag */
-	rte_be64_t data;	/* MSG: remote CQ data */
-	rte_be64_t key;		/* reserved for RMA, 0 */
+	rte_be64_t tag;		/* MSG: the tag; WRITE, READ_REQ: the target address */
+	rte_be64_t data;	/* MSG, WRITE: remote CQ data; DONE: error */
+	rte_be64_t key;		/* WRITE, READ_REQ: the target region's key */
 	rte_be32_t ts;		/* the sender's clock (TSC / 1024) */
 	rte_be32_t ts_echo;	/* ts of the last new packet the sender received */
 	rte_be32_t pcrc;	/* CRC32C of the payload: checked as it is copied */

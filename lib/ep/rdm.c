@@ -35,6 +35,7 @@
 #include "ep_stubs.h"
 #include "iov.h"
 #include "params.h"
+#include "mr.h"
 #include "rdm.h"
 
 #define RDM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
@@ -43,18 +44,6 @@
 #define RDM_RX_FLAGS	(FI_COMPLETION | FI_MORE | FI_MULTI_RECV)
 #define RDM_TRX_FLAGS	(FI_COMPLETION | FI_MORE | FI_PEEK | FI_CLAIM | FI_DISCARD)
 #define MIN_MULTI_RECV	64
-
-static inline struct dfi_rdm *
-rdm_of(struct dfi_ep *ep)
-{
-	return ep->priv;
-}
-
-static inline struct dfi_ep *
-ep_of(struct fid_ep *ep_fid)
-{
-	return container_of(ep_fid, struct dfi_ep, ep_fid);
-}
 
 /* -- pools -- */
 
@@ -194,7 +183,15 @@ rx_wants_comp(const struct dfi_ep *ep, const struct rdm_rx *rx)
 void
 rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err)
 {
-	if (op->type == DFI_PKT_RDM_DONE) {
+	if (op->type == DFI_PKT_RDM_READ_RESP) {
+		/* the provider's own answer to a peer's read */
+		op->mr->busy--;
+		if (err == 0) {
+			dfi_mr_event(op->mr, FI_REMOTE_READ);
+			dfi_ep_count(ep, DFI_CNTR_REMOTE_READ, false);
+		}
+	}
+	if (op->type == DFI_PKT_RDM_DONE || op->type == DFI_PKT_RDM_READ_RESP) {
 		op_free(r, op);		/* the provider's own */
 		return;
 	}
@@ -208,7 +205,7 @@ rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err
 			dfi_cq_write(ep->tx_cq, op->context, op->comp_flags, 0, NULL, 0, 0,
 				     FI_ADDR_NOTAVAIL);
 	}
-	dfi_ep_count(ep, DFI_CNTR_SEND, err != 0);
+	dfi_ep_count(ep, op->cntr, err != 0);
 	op_free(r, op);
 }
 
@@ -247,9 +244,9 @@ rx_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_r
 		rx_free(r, rx);
 }
 
-/* The sender asked to hear when its message was delivered. */
-static void
-queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t msg_seq)
+void
+rdm_queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t msg_seq,
+	       uint16_t flags, int err)
 {
 	struct rdm_op *op = rdm_op_alloc(r);
 
@@ -262,6 +259,8 @@ queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t ms
 	op->peer = p;
 	op->type = DFI_PKT_RDM_DONE;
 	op->msg_seq = msg_seq;
+	op->pkt_flags = flags | (err != 0 ? DFI_RDM_F_ERROR : 0);
+	op->data = (uint64_t)err;
 	rdm_conn_post(ep, r, op);
 }
 
@@ -371,7 +370,7 @@ in_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		delivered = false;	/* once a receive takes it */
 	}
 	if (delivered && (in->pkt_flags & DFI_RDM_F_DELIVERY))
-		queue_done(ep, r, p, in->msg_seq);
+		rdm_queue_done(ep, r, p, in->msg_seq, 0, 0);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -539,12 +538,12 @@ rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int 
 
 /* -- sends -- */
 
-static ssize_t
-rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest, uint64_t tag,
-       uint64_t data, void *context, uint64_t flags, bool tagged)
+ssize_t
+rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 	const struct dfi_av_entry *e;
+	uint64_t flags = req->flags;
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	struct dfi_addr a;
@@ -552,9 +551,9 @@ rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 	bool comp;
 	ssize_t ret = 0;
 
-	if (unlikely(count > ep->iov_limit || (count > 0 && iov == NULL)))
+	if (unlikely(req->count > ep->iov_limit || (req->count > 0 && req->iov == NULL)))
 		return -FI_EINVAL;
-	len = dfi_iov_len(iov, count);
+	len = dfi_iov_len(req->iov, req->count);
 	if (unlikely(len > ep->max_msg_size || ((flags & FI_INJECT) && len > ep->inject_size)))
 		return -FI_EMSGSIZE;
 	dfi_domain_lock(ep->domain);
@@ -562,9 +561,9 @@ rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 		ret = -FI_EOPBADSTATE;
 		goto out;
 	}
-	e = dfi_av_resolve(ep->av, dest);
+	e = dfi_av_resolve(ep->av, req->dest);
 	if (unlikely(e == NULL)) {
-		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", dest);
+		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", req->dest);
 		ret = -FI_EINVAL;
 		goto out;
 	}
@@ -589,39 +588,70 @@ rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 		goto out;
 	}
 	op->peer = p;
-	op->context = context;
+	op->context = req->context;
 	op->flags = (flags & ~FI_COMPLETION) | (comp ? FI_COMPLETION : 0);
-	op->comp_flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG);
-	op->tag = tag;
-	op->data = (flags & FI_REMOTE_CQ_DATA) ? data : 0;
-	op->len = (uint32_t)len;
+	op->comp_flags = req->comp_flags;
+	op->tag = req->tag;
+	op->data = (flags & FI_REMOTE_CQ_DATA) ? req->data : 0;
+	op->key = req->key;
+	op->mr = NULL;
+	op->type = req->type;
+	op->cntr = req->cntr;
+	op->pkt_flags = req->pkt_flags | ((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0);
+	/* a read sends a request of no payload; its iovecs take the answer */
+	op->len = req->type == DFI_PKT_RDM_READ_REQ ? 0 : (uint32_t)len;
+	op->rma_len = (uint32_t)len;
+	op->got = 0;
+	op->answered = false;
 	op->sent = 0;
 	op->unacked = 0;
-	op->type = DFI_PKT_RDM_MSG;
-	op->pkt_flags = (tagged ? DFI_RDM_F_TAGGED : 0) |
-			((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0) |
-			((flags & (FI_DELIVERY_COMPLETE | FI_MATCH_COMPLETE)) ?
-			 DFI_RDM_F_DELIVERY : 0);
-	op->msg_seq = rdm_conn_next_msg_seq(p);
+	if (req->type == DFI_PKT_RDM_MSG) {
+		op->msg_seq = rdm_conn_next_msg_seq(p);
+		r->stats.msgs_sent++;
+	} else {
+		op->msg_seq = p->next_rma_seq++;
+	}
 	if (flags & FI_INJECT) {
 		/* the buffer is the application's again when this call returns */
 		op->iov[0].iov_base = r->inject_bufs + (size_t)(op - r->ops) * ep->inject_size;
 		op->iov[0].iov_len = len;
-		dfi_iov_gather(op->iov[0].iov_base, iov, count, 0, len);
+		dfi_iov_gather(op->iov[0].iov_base, req->iov, req->count, 0, len);
 		op->iov_count = 1;
 	} else {
-		for (i = 0; i < count; i++)
-			op->iov[i] = iov[i];
-		op->iov_count = (uint32_t)count;
+		for (i = 0; i < req->count; i++)
+			op->iov[i] = req->iov[i];
+		op->iov_count = (uint32_t)req->count;
 	}
 	r->nb_ops++;
-	r->stats.msgs_sent++;
 	rdm_conn_post(ep, r, op);
 	if (!(flags & FI_MORE))
 		dfi_sink_flush(&ep->sink);
 out:
 	dfi_domain_unlock(ep->domain);
 	return ret;
+}
+
+static ssize_t
+rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest, uint64_t tag,
+       uint64_t data, void *context, uint64_t flags, bool tagged)
+{
+	struct rdm_post req = {
+		.iov = iov,
+		.count = count,
+		.dest = dest,
+		.tag = tag,
+		.data = data,
+		.context = context,
+		.flags = flags,
+		.comp_flags = FI_SEND | (tagged ? FI_TAGGED : FI_MSG),
+		.type = DFI_PKT_RDM_MSG,
+		.cntr = DFI_CNTR_SEND,
+		.pkt_flags = (tagged ? DFI_RDM_F_TAGGED : 0) |
+			     ((flags & (FI_DELIVERY_COMPLETE | FI_MATCH_COMPLETE)) ?
+			      DFI_RDM_F_DELIVERY : 0),
+	};
+
+	return rdm_post(ep, &req);
 }
 
 /* -- receives -- */
@@ -674,7 +704,7 @@ ux_take(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, struct rdm_rx *
 		rx_finish(ep, r, p, rx, off, ux->len, RTE_MIN(room, (size_t)ux->len),
 			  ux->comp_flags, ux->tag, ux->data);
 		if (ux->pkt_flags & DFI_RDM_F_DELIVERY)
-			queue_done(ep, r, p, ux->msg_seq);
+			rdm_queue_done(ep, r, p, ux->msg_seq, 0, 0);
 	} else {
 		/* still arriving: the rest goes straight into rx */
 		in_bind(p, rx, off, room);
@@ -701,7 +731,7 @@ ux_discard(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux)
 		p->in.ux = NULL;
 		p->in.discard = true;
 	} else if (ux->pkt_flags & DFI_RDM_F_DELIVERY) {
-		queue_done(ep, r, p, ux->msg_seq);
+		rdm_queue_done(ep, r, p, ux->msg_seq, 0, 0);
 	}
 	ux_free(r, ux);
 }
@@ -854,7 +884,7 @@ rdm_sendmsg(struct fid_ep *ep_fid, const struct fi_msg *msg, uint64_t flags)
 		return -FI_EINVAL;
 	if (unlikely((flags & ~RDM_TX_FLAGS) != 0))
 		return -FI_EBADFLAGS;
-	return rdm_tx(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, msg->data,
+	return rdm_tx(rdm_ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, msg->data,
 		      msg->context, flags, false);
 }
 
@@ -862,7 +892,7 @@ static ssize_t
 rdm_send(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
 	 fi_addr_t dest, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, 0, 0, context, ep->tx_op_flags, false);
@@ -872,7 +902,7 @@ static ssize_t
 rdm_sendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
 	  size_t count, fi_addr_t dest, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 
 	return rdm_tx(ep, iov, count, dest, 0, 0, context, ep->tx_op_flags, false);
 }
@@ -880,7 +910,7 @@ rdm_sendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unus
 static ssize_t
 rdm_inject(struct fid_ep *ep_fid, const void *buf, size_t len, fi_addr_t dest)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, 0, 0, NULL,
@@ -891,7 +921,7 @@ static ssize_t
 rdm_senddata(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
 	     uint64_t data, fi_addr_t dest, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, 0, data, context, ep->tx_op_flags | FI_REMOTE_CQ_DATA,
@@ -902,7 +932,7 @@ static ssize_t
 rdm_injectdata(struct fid_ep *ep_fid, const void *buf, size_t len, uint64_t data,
 	       fi_addr_t dest)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, 0, data, NULL,
@@ -915,7 +945,7 @@ rdm_recvmsg(struct fid_ep *ep_fid, const struct fi_msg *msg, uint64_t flags)
 {
 	if (unlikely(msg == NULL))
 		return -FI_EINVAL;
-	return rdm_rx_post(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, 0,
+	return rdm_rx_post(rdm_ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, 0, 0,
 			   msg->context, flags, false);
 }
 
@@ -923,7 +953,7 @@ static ssize_t
 rdm_recv(struct fid_ep *ep_fid, void *buf, size_t len, void *desc __rte_unused,
 	 fi_addr_t src, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
 	return rdm_rx_post(ep, &iov, 1, src, 0, 0, context, ep->rx_op_flags, false);
@@ -933,7 +963,7 @@ static ssize_t
 rdm_recvv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
 	  size_t count, fi_addr_t src, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 
 	return rdm_rx_post(ep, iov, count, src, 0, 0, context, ep->rx_op_flags, false);
 }
@@ -945,7 +975,7 @@ rdm_tsendmsg(struct fid_ep *ep_fid, const struct fi_msg_tagged *msg, uint64_t fl
 		return -FI_EINVAL;
 	if (unlikely((flags & ~RDM_TX_FLAGS) != 0))
 		return -FI_EBADFLAGS;
-	return rdm_tx(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
+	return rdm_tx(rdm_ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
 		      msg->data, msg->context, flags, true);
 }
 
@@ -953,7 +983,7 @@ static ssize_t
 rdm_tsend(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
 	  fi_addr_t dest, uint64_t tag, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, tag, 0, context, ep->tx_op_flags, true);
@@ -963,7 +993,7 @@ static ssize_t
 rdm_tsendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
 	   size_t count, fi_addr_t dest, uint64_t tag, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 
 	return rdm_tx(ep, iov, count, dest, tag, 0, context, ep->tx_op_flags, true);
 }
@@ -971,7 +1001,7 @@ rdm_tsendv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unu
 static ssize_t
 rdm_tinject(struct fid_ep *ep_fid, const void *buf, size_t len, fi_addr_t dest, uint64_t tag)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, tag, 0, NULL,
@@ -982,7 +1012,7 @@ static ssize_t
 rdm_tsenddata(struct fid_ep *ep_fid, const void *buf, size_t len, void *desc __rte_unused,
 	      uint64_t data, fi_addr_t dest, uint64_t tag, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, tag, data, context,
@@ -993,7 +1023,7 @@ static ssize_t
 rdm_tinjectdata(struct fid_ep *ep_fid, const void *buf, size_t len, uint64_t data,
 		fi_addr_t dest, uint64_t tag)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rdm_tx(ep, &iov, 1, dest, tag, data, NULL,
@@ -1006,7 +1036,7 @@ rdm_trecvmsg(struct fid_ep *ep_fid, const struct fi_msg_tagged *msg, uint64_t fl
 {
 	if (unlikely(msg == NULL))
 		return -FI_EINVAL;
-	return rdm_rx_post(ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
+	return rdm_rx_post(rdm_ep_of(ep_fid), msg->msg_iov, msg->iov_count, msg->addr, msg->tag,
 			   msg->ignore, msg->context, flags, true);
 }
 
@@ -1014,7 +1044,7 @@ static ssize_t
 rdm_trecv(struct fid_ep *ep_fid, void *buf, size_t len, void *desc __rte_unused,
 	  fi_addr_t src, uint64_t tag, uint64_t ignore, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
 	return rdm_rx_post(ep, &iov, 1, src, tag, ignore, context, ep->rx_op_flags, true);
@@ -1024,7 +1054,7 @@ static ssize_t
 rdm_trecvv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_unused,
 	   size_t count, fi_addr_t src, uint64_t tag, uint64_t ignore, void *context)
 {
-	struct dfi_ep *ep = ep_of(ep_fid);
+	struct dfi_ep *ep = rdm_ep_of(ep_fid);
 
 	return rdm_rx_post(ep, iov, count, src, tag, ignore, context, ep->rx_op_flags, true);
 }
@@ -1220,8 +1250,8 @@ const struct dfi_ep_type_ops dfi_rdm_ops = {
 	.shutdown = rdm_shutdown,
 	.fini = rdm_fini,
 	.stats = rdm_stats,
-	.cntr_flags = FI_SEND | FI_RECV,
+	.cntr_flags = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
 	.msg = &rdm_msg_ops,
 	.tagged = &rdm_tagged_ops,
-	.rma = &dfi_no_rma_ops,
+	.rma = &rdm_rma_ops,
 };

@@ -25,12 +25,14 @@
 #include <rte_mbuf.h>
 
 #include "addr.h"
+#include "ep.h"
 #include "wire.h"
 
 #define RDM_IOV_MAX		4
 #define RDM_PEER_HASH_MIN	64
 
 struct dfi_ep;
+struct dfi_mr;
 struct rdm_peer;
 
 /* A send or a DONE notice, from its post to its completion. */
@@ -52,10 +54,16 @@ struct rdm_op {
 	uint32_t len;
 	uint32_t sent;			/* bytes segmented */
 	uint32_t unacked;		/* its packets in flight */
-	uint32_t msg_seq;
-	uint8_t type;			/* DFI_PKT_RDM_MSG or _DONE */
+	uint32_t msg_seq;		/* MSG, DONE; RMA: the RMA sequence */
+	uint8_t type;			/* DFI_PKT_RDM_* */
 	uint8_t state;			/* enum rdm_op_state */
 	uint16_t pkt_flags;		/* DFI_RDM_F_* */
+	uint8_t cntr;			/* enum dfi_cntr_kind it counts in */
+	uint32_t rma_len;		/* READ_REQ: bytes asked for */
+	uint32_t got;			/* READ_REQ: bytes of the answer placed */
+	bool answered;			/* READ_REQ: all of the answer is there */
+	uint64_t key;			/* WRITE, READ_REQ: the target region */
+	struct dfi_mr *mr;		/* READ_RESP: the region it reads */
 	uint32_t iov_count;
 	struct iovec iov[RDM_IOV_MAX];	/* the payload; an inject's copy in iov[0] */
 };
@@ -68,6 +76,19 @@ struct rdm_txe {
 	uint16_t len;
 	uint8_t sacked;			/* the receiver holds it */
 	uint8_t retx;			/* transmissions after the first */
+};
+
+/* The RMA write a peer is sending us: its segments come in order. */
+struct rdm_rma_in {
+	uint8_t *ptr;			/* where its first byte goes */
+	struct dfi_mr *mr;
+	uint64_t data;			/* remote CQ data */
+	uint32_t seq;
+	uint32_t len;
+	uint32_t got;
+	int err;			/* FI_EACCES: refused, nothing is written */
+	bool active;
+	bool cq_data;
 };
 
 /* A posted receive. */
@@ -150,6 +171,8 @@ struct rdm_peer {
 	bool closing;			/* our CLOSE is not answered yet */
 	uint16_t rx_unacked;		/* packets taken since our last acknowledgement */
 	uint32_t ack_call;		/* the progress call that made the ack owed */
+	uint32_t next_rma_seq;		/* our next RMA operation to it */
+	struct rdm_rma_in rma_in;	/* the write it is sending us now */
 	struct rdm_peer *next_active;
 	/* transmit */
 	uint32_t snd_una;		/* oldest PSN not acknowledged */
@@ -228,6 +251,7 @@ struct dfi_rdm {
 	uint64_t now;			/* TSC, read once per call */
 	uint32_t calls;			/* progress calls: acks wait for the next one */
 	bool crc;			/* send and demand CRC32C */
+	bool in_rx;			/* taking packets in: new packets wait */
 	size_t min_multi_recv;
 	/* peers: open-addressed table of pointers, by address key */
 	struct rdm_peer **peers;
@@ -296,6 +320,64 @@ void rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, in
 
 /** A peer is gone (err: FI_ETIMEDOUT, FI_ECONNRESET): fails what it was sending us. */
 void rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer, int err);
+
+/** The sender asked to hear when its message or RMA operation was done (err 0 or positive). */
+void rdm_queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
+		    uint32_t msg_seq, uint16_t flags, int err);
+
+static inline struct dfi_rdm *
+rdm_of(struct dfi_ep *ep)
+{
+	return ep->priv;
+}
+
+static inline struct dfi_ep *
+rdm_ep_of(struct fid_ep *ep_fid)
+{
+	return container_of(ep_fid, struct dfi_ep, ep_fid);
+}
+
+/* What a post asks for: the message and RMA calls fill it. */
+struct rdm_post {
+	const struct iovec *iov;
+	size_t count;
+	fi_addr_t dest;
+	uint64_t tag;			/* MSG: the tag; RMA: the target address */
+	uint64_t data;
+	uint64_t key;			/* RMA: the target region */
+	void *context;
+	uint64_t flags;			/* FI_* */
+	uint64_t comp_flags;		/* the completion's */
+	uint8_t type;			/* DFI_PKT_RDM_MSG, _WRITE or _READ_REQ */
+	uint8_t cntr;			/* enum dfi_cntr_slot */
+	uint16_t pkt_flags;
+};
+
+/** Posts a send, a write or a read; 0 or a negative fabric errno (-FI_EAGAIN: full). */
+ssize_t rdm_post(struct dfi_ep *ep, const struct rdm_post *req);
+
+/** @return whether packets of type carry payload, checked as it is copied. */
+static inline bool
+rdm_type_has_payload(uint8_t type)
+{
+	return type == DFI_PKT_RDM_MSG || type == DFI_PKT_RDM_WRITE ||
+	       type == DFI_PKT_RDM_READ_RESP;
+}
+
+/* -- RMA (rdm_rma.c) -- */
+
+extern struct fi_ops_rma rdm_rma_ops;
+
+/** A WRITE, READ_REQ or READ_RESP packet in sequence. */
+enum rdm_take rdm_rma_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
+			      const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,
+			      const uint8_t *payload, uint32_t len);
+
+/** @return the operation of type and number seq under way with a peer, or NULL. */
+struct rdm_op *rdm_conn_find_op(struct rdm_peer *peer, uint8_t type, uint32_t seq);
+
+/** An operation waiting on its peer (a DONE, a read's answer) is over (err 0 or positive). */
+void rdm_conn_finish_op(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err);
 
 /** @return an op for a DONE notice, or NULL when the pool is empty. */
 struct rdm_op *rdm_op_alloc(struct dfi_rdm *r);

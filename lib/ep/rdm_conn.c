@@ -27,6 +27,7 @@
 #include "dfi.h"
 #include "ep.h"
 #include "iov.h"
+#include "mr.h"
 #include "rdm.h"
 #include "rxtx.h"
 
@@ -132,6 +133,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	p->backoff_rto = 0;
 	p->recovering = false;
 	p->ack_owed = false;
+	memset(&p->rma_in, 0, sizeof(p->rma_in));
 }
 
 struct rdm_peer *
@@ -343,7 +345,7 @@ send_unbound(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *a, uin
 static bool
 op_awaited(const struct dfi_ep *ep, const struct rdm_op *op)
 {
-	return op->type == DFI_PKT_RDM_DONE || (op->flags & FI_COMPLETION) ||
+	return op->type != DFI_PKT_RDM_MSG || (op->flags & FI_COMPLETION) ||
 	       (op->pkt_flags & DFI_RDM_F_DELIVERY) || ep->cntrs[DFI_CNTR_SEND] != NULL;
 }
 
@@ -362,11 +364,14 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
 		 (e->offset + e->len == op->len && op_awaited(ep, op) ? DFI_RDM_F_ACK_REQ : 0),
 		 psn);
 	h->msg_seq = rte_cpu_to_be_32(op->msg_seq);
-	if (op->type == DFI_PKT_RDM_MSG) {
+	h->data = rte_cpu_to_be_64(op->data);
+	if (op->type != DFI_PKT_RDM_DONE) {
 		h->offset = rte_cpu_to_be_32(e->offset);
-		h->msg_len = rte_cpu_to_be_32(op->len);
+		h->msg_len = rte_cpu_to_be_32(op->rma_len);
 		h->tag = rte_cpu_to_be_64(op->tag);
-		h->data = rte_cpu_to_be_64(op->data);
+		h->key = rte_cpu_to_be_64(op->key);
+	}
+	if (rdm_type_has_payload(op->type)) {
 		if (r->crc)
 			h->pcrc = rte_cpu_to_be_32(dfi_iov_gather_crc(h + 1, op->iov, op->iov_count,
 								     e->offset, e->len, UINT32_MAX));
@@ -399,7 +404,7 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	    p->snd_nxt - p->snd_una >= r->window || !seq_lt(p->snd_nxt, p->snd_lim) ||
 	    !wire_room(ep))
 		return false;
-	len = op->type == DFI_PKT_RDM_MSG ? RTE_MIN(r->seg_size, op->len - op->sent) : 0;
+	len = rdm_type_has_payload(op->type) ? RTE_MIN(r->seg_size, op->len - op->sent) : 0;
 	e = &p->txw[p->snd_nxt & (r->window - 1)];
 	e->op = op;
 	e->offset = op->sent;
@@ -450,7 +455,11 @@ ops_unlink(struct rdm_peer *p, struct rdm_op *op)
 static void
 op_acked(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_op *op)
 {
-	if (op->type == DFI_PKT_RDM_MSG && (op->pkt_flags & DFI_RDM_F_DELIVERY)) {
+	/* a write waits on the target's verdict; a read on its answer, unless
+	 * all of it came before the ack */
+	if ((op->type == DFI_PKT_RDM_MSG && (op->pkt_flags & DFI_RDM_F_DELIVERY)) ||
+	    op->type == DFI_PKT_RDM_WRITE ||
+	    (op->type == DFI_PKT_RDM_READ_REQ && !op->answered)) {
 		op->state = RDM_OP_WAIT_DONE;	/* stays queued until the DONE */
 		return;
 	}
@@ -458,20 +467,50 @@ op_acked(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_op
 	rdm_op_complete(ep, r, op, 0);
 }
 
-/* A DONE: the message msg_seq we sent was delivered. */
-static void
-done_received(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t msg_seq)
+struct rdm_op *
+rdm_conn_find_op(struct rdm_peer *p, uint8_t type, uint32_t seq)
 {
 	struct rdm_op *op;
 
 	for (op = p->ops_head; op != NULL; op = op->next) {
-		if (op->type == DFI_PKT_RDM_MSG && op->msg_seq == msg_seq &&
-		    op->state == RDM_OP_WAIT_DONE) {
-			ops_unlink(p, op);
-			rdm_op_complete(ep, r, op, 0);
-			return;
-		}
+		if (op->msg_seq == seq && op->type == type)
+			return op;
 	}
+	return NULL;
+}
+
+void
+rdm_conn_finish_op(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err)
+{
+	ops_unlink(op->peer, op);
+	rdm_op_complete(ep, r, op, err);
+}
+
+/*
+ * A DONE: the message msg_seq we sent was delivered, or the RMA operation
+ * msg_seq was carried out or refused (the error in data). A write's DONE
+ * ends it; a read's only when it reports a refusal, its answer ends it.
+ */
+static void
+done_received(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
+	      const struct dfi_rdm_hdr *h)
+{
+	uint16_t flags = rte_be_to_cpu_16(h->flags);
+	uint32_t seq = rte_be_to_cpu_32(h->msg_seq);
+	int err = (flags & DFI_RDM_F_ERROR) ? (int)rte_be_to_cpu_64(h->data) : 0;
+	struct rdm_op *op;
+
+	if (!(flags & DFI_RDM_F_RMA)) {
+		op = rdm_conn_find_op(p, DFI_PKT_RDM_MSG, seq);
+	} else {
+		op = rdm_conn_find_op(p, DFI_PKT_RDM_WRITE, seq);
+		if (op == NULL && err != 0)
+			op = rdm_conn_find_op(p, DFI_PKT_RDM_READ_REQ, seq);
+	}
+	if (err < 0 || err > UINT16_MAX)
+		err = FI_EIO;	/* not an errno: the peer is confused, still a failure */
+	if (op != NULL && op->state == RDM_OP_WAIT_DONE)
+		rdm_conn_finish_op(ep, r, op, err);
 }
 
 static bool
@@ -642,9 +681,11 @@ deliver(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbu
 	bool kept = false;
 
 	if (h->type == DFI_PKT_RDM_DONE) {
-		done_received(ep, r, p, rte_be_to_cpu_32(h->msg_seq));
+		done_received(ep, r, p, h);
 	} else {
-		switch (rdm_msg_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len, &kept)) {
+		switch (h->type == DFI_PKT_RDM_MSG ?
+			rdm_msg_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len, &kept) :
+			rdm_rma_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len)) {
 		case RDM_REFUSED:
 			r->stats.rnr_sent++;
 			send_ctrl(ep, r, p, DFI_PKT_RDM_RNR, 0, p->rcv_nxt);
@@ -837,7 +878,9 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 		p->seg_op = op;
 	if (p->state == RDM_PEER_IDLE)
 		connect_peer(ep, r, p);
-	while (send_new(ep, r, p))
+	/* posted while packets are taken in (a DONE, a read's answer), it
+	 * waits for the end of the burst, when its ack covers them */
+	while (!r->in_rx && send_new(ep, r, p))
 		;
 	peer_activate(r, p);
 }
@@ -872,7 +915,7 @@ pkt_valid(struct dfi_rdm *r, struct rte_mbuf *m)
 		goto bad;
 	dfi_rx_meta(m)->verified = 0;
 	if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) {
-		if (!hcrc_ok(h) || (h->type != DFI_PKT_RDM_MSG && !pcrc_ok(m)))
+		if (!hcrc_ok(h) || (!rdm_type_has_payload(h->type) && !pcrc_ok(m)))
 			goto bad;
 	} else if (r->crc) {
 		goto bad;
@@ -966,8 +1009,10 @@ rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16
 	uint16_t i;
 
 	r->now = rte_rdtsc();
+	r->in_rx = true;
 	for (i = 0; i < n; i++)
 		rx_one(ep, r, pkts[i]);
+	r->in_rx = false;
 }
 
 /* Timers of one peer. @return false when the peer was failed. */
@@ -1093,6 +1138,7 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 	struct rte_mbuf *pkts[DFI_RX_BURST];
 	uint32_t i, nb_sent, waiting = 0;
 	struct rdm_peer *p;
+	struct rdm_op *op;
 	uint64_t end;
 	uint16_t n, k;
 
@@ -1101,6 +1147,10 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 		p = r->peers[i];
 		if (p == NULL)
 			continue;
+		for (op = p->ops_head; op != NULL; op = op->next) {
+			if (op->mr != NULL)
+				op->mr->busy--;	/* a read's answer: the region is free */
+		}
 		p->ops_head = p->ops_tail = p->seg_op = NULL;
 		p->snd_una = p->snd_nxt;
 		if (p->state != RDM_PEER_UP)

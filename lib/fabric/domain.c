@@ -98,13 +98,6 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.endpoint2 = domain_endpoint2,
 };
 
-static struct fi_ops_mr dfi_domain_mr_ops = {
-	.size = sizeof(struct fi_ops_mr),
-	.reg = dfi_no_mr_reg,
-	.regv = dfi_no_mr_regv,
-	.regattr = dfi_no_mr_regattr,
-};
-
 struct dfi_domain *
 dfi_domain_from_fid(struct fid_domain *fid)
 {
@@ -185,13 +178,14 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	domain->domain_fid.fid.context = context;
 	domain->domain_fid.fid.ops = &dfi_domain_fi_ops;
 	domain->domain_fid.ops = &dfi_domain_ops;
-	domain->domain_fid.mr = &dfi_domain_mr_ops;
+	domain->domain_fid.mr = &dfi_mr_ops;
 	domain->fabric = fabric;
 	domain->port = port;
 	domain->threading = attr->threading != FI_THREAD_UNSPEC ? attr->threading :
 			    FI_THREAD_SAFE;
 	domain->av_type = attr->av_type;
 	domain->mr_mode = attr->mr_mode;
+	dfi_mr_map_init(&domain->mrs, attr->mr_mode);
 	if (!dfi_addr_format_normalize(info->addr_format, &domain->addr_format)) {
 		ret = -FI_EINVAL;
 		goto err_free;
@@ -241,6 +235,7 @@ domain_close(struct fid *fid)
 	}
 	if (domain->eq != NULL)
 		dfi_eq_release(domain->eq);
+	dfi_mr_map_fini(&domain->mrs);
 	dfi_fabric_detach_domain(domain->fabric, domain);
 	dfi_port_release(domain->port, domain->threading == FI_THREAD_DOMAIN);
 	free(domain);

@@ -19,6 +19,7 @@
 #include <rte_spinlock.h>
 
 #include "fabric.h"
+#include "mr.h"
 #include "port.h"
 #include "wire.h"
 
@@ -37,6 +38,7 @@ struct dfi_domain {
 	enum fi_threading threading;
 	enum fi_av_type av_type;
 	int mr_mode;
+	struct dfi_mr_map mrs;		/* memory regions by key */
 	uint32_t addr_format;		/* FI_SOCKADDR_IN, FI_ADDR_STR or FI_ADDR_DPDK */
 	uint64_t caps;
 	struct dfi_eq *eq;		/* fi_domain_bind(), or NULL */

@@ -107,31 +107,8 @@ dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 	return -FI_ENOSYS;
 }
 
-int
-dfi_no_mr_reg(struct fid *fid __rte_unused, const void *buf __rte_unused,
-	      size_t len __rte_unused, uint64_t access __rte_unused, uint64_t offset __rte_unused,
-	      uint64_t requested_key __rte_unused, uint64_t flags __rte_unused,
-	      struct fid_mr **mr __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
 
-int
-dfi_no_mr_regv(struct fid *fid __rte_unused, const struct iovec *iov __rte_unused,
-	       size_t count __rte_unused, uint64_t access __rte_unused,
-	       uint64_t offset __rte_unused, uint64_t requested_key __rte_unused,
-	       uint64_t flags __rte_unused, struct fid_mr **mr __rte_unused,
-	       void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
 
-int
-dfi_no_mr_regattr(struct fid *fid __rte_unused, const struct fi_mr_attr *attr __rte_unused,
-		  uint64_t flags __rte_unused, struct fid_mr **mr __rte_unused)
-{
-	return -FI_ENOSYS;
-}
 
 const char *
 dfi_strerror(int prov_errno, char *buf, size_t len)

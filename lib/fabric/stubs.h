@@ -42,15 +42,6 @@ int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, en
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
 
-int dfi_no_mr_reg(struct fid *fid, const void *buf, size_t len, uint64_t access,
-		  uint64_t offset, uint64_t requested_key, uint64_t flags, struct fid_mr **mr,
-		  void *context);
-int dfi_no_mr_regv(struct fid *fid, const struct iovec *iov, size_t count, uint64_t access,
-		   uint64_t offset, uint64_t requested_key, uint64_t flags, struct fid_mr **mr,
-		   void *context);
-int dfi_no_mr_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t flags,
-		      struct fid_mr **mr);
-
 /**
  * The text of an error entry's prov_errno, which is a fabric errno here:
  * copied into buf when one is given, as fi_cq_strerror(3) and fi_eq_strerror
