@@ -445,7 +445,7 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 {
 	struct rdm_inmsg *in = &p->in;
 	uint32_t offset = rte_be_to_cpu_32(h->offset);
-	bool unchecked = (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) && !dfi_rx_meta(m)->verified;
+	bool unchecked = rdm_payload_unchecked(h, m);
 	size_t n;
 
 	*kept = false;

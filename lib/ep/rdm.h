@@ -364,6 +364,13 @@ rdm_type_has_payload(uint8_t type)
 	       type == DFI_PKT_RDM_READ_RESP;
 }
 
+/** @return whether a packet's payload CRC is still to be checked (as it is copied). */
+static inline bool
+rdm_payload_unchecked(const struct dfi_rdm_hdr *h, struct rte_mbuf *m)
+{
+	return (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) && !dfi_rx_meta(m)->verified;
+}
+
 /* -- RMA (rdm_rma.c) -- */
 
 extern struct fi_ops_rma rdm_rma_ops;

@@ -208,7 +208,7 @@ pcrc_ok(struct rte_mbuf *m)
 {
 	const struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *);
 
-	if (!(h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) || dfi_rx_meta(m)->verified)
+	if (!rdm_payload_unchecked(h, m))
 		return true;
 	dfi_rx_meta(m)->verified = 1;
 	return dfi_crc32c(h + 1, rte_pktmbuf_data_len(m) - sizeof(*h), UINT32_MAX) ==

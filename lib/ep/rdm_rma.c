@@ -175,13 +175,6 @@ target_allows(const struct dfi_ep *ep, uint64_t right)
 	return FI_EACCES;
 }
 
-/* @return whether a segment's payload must be checked as it is copied. */
-static bool
-unchecked(const struct dfi_rdm_hdr *h, struct rte_mbuf *m)
-{
-	return (h->flags & rte_cpu_to_be_16(DFI_RDM_F_CRC)) && !dfi_rx_meta(m)->verified;
-}
-
 /* The write's last segment is in: counters, remote CQ data, the DONE. */
 static enum rdm_take
 write_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
@@ -244,7 +237,7 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		return RDM_TAKEN;
 	}
 	if (in->err == 0 && len > 0) {
-		if (!unchecked(h, m))
+		if (!rdm_payload_unchecked(h, m))
 			memcpy(in->ptr + offset, payload, len);
 		else if (dfi_crc32c_copy(in->ptr + offset, payload, len, UINT32_MAX) !=
 			 rte_be_to_cpu_32(h->pcrc))
@@ -308,7 +301,7 @@ read_response(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 			 op == NULL ? "no such read" : "out of sequence");
 		return RDM_TAKEN;
 	}
-	if (!unchecked(h, m))
+	if (!rdm_payload_unchecked(h, m))
 		dfi_iov_scatter(op->iov, op->iov_count, offset, payload, len);
 	else if (dfi_iov_scatter_crc(op->iov, op->iov_count, offset, payload, len, UINT32_MAX) !=
 		 rte_be_to_cpu_32(h->pcrc))

@@ -96,8 +96,10 @@ prov_key(struct dfi_mr_map *map)
 	uint64_t rnd = 0;
 
 	/* 40 unguessable bits; the generation keeps a reused draw apart */
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+		DFI_WARN(FI_LOG_MR, "getrandom failed: this key's random bits come from rte_rand()");
 		rnd = rte_rand();
+	}
 	map->gen = (map->gen + 1) & MR_GEN_MASK;
 	return (rnd << MR_GEN_BITS) | map->gen;
 }
@@ -108,7 +110,8 @@ map_add(struct dfi_mr_map *map, struct dfi_mr *mr, uint64_t requested_key)
 	uint64_t key;
 	int ret;
 
-	if (map->keys == NULL || map->nb >= (uint32_t)rte_hash_max_key_id(map->keys) * 3 / 4) {
+	if (map->keys == NULL ||
+	    rte_hash_count(map->keys) >= rte_hash_max_key_id(map->keys) * 3 / 4) {
 		ret = map_grow(map);
 		if (ret != 0)
 			return ret;
@@ -129,7 +132,6 @@ map_add(struct dfi_mr_map *map, struct dfi_mr *mr, uint64_t requested_key)
 	if (ret != 0)
 		return -FI_ENOMEM;
 	mr->mr_fid.key = key;
-	map->nb++;
 	return 0;
 }
 
@@ -147,7 +149,6 @@ mr_close(struct fid *fid)
 		return -FI_EBUSY;
 	}
 	rte_hash_del_key(domain->mrs.keys, &mr->mr_fid.key);
-	domain->mrs.nb--;
 	dfi_domain_unlock(domain);
 	while (mr->nb_bound > 0)
 		dfi_cntr_detach(mr->bound[--mr->nb_bound], NULL);

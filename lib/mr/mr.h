@@ -42,7 +42,6 @@ struct dfi_mr {
 struct dfi_mr_map {
 	struct rte_hash *keys;		/* key -> struct dfi_mr *, created on first use */
 	uint32_t gen;			/* provider keys' generation */
-	uint32_t nb;
 	bool prov_key;			/* FI_MR_PROV_KEY (or FI_MR_BASIC) */
 	bool virt_addr;			/* FI_MR_VIRT_ADDR (or FI_MR_BASIC) */
 };
