@@ -185,5 +185,10 @@ wire_pair() {
 	rc=$?
 	wire_wait "$spid" 20
 	rs=$?
-	[ "$rc" -eq 0 ] && [ "$rs" -eq 0 ]
+	[ "$rc" -eq 0 ] && [ "$rs" -eq 0 ] && return 0
+	# what a failing side said besides its figures: the reason, for the CI log
+	echo "# server exit $rs, client exit $rc; their last other lines:"
+	grep -hv '^#' "$slog" | tail -n 15 | sed 's|^|#   server: |'
+	grep -hv '^#' "$clog" | tail -n 15 | sed 's|^|#   client: |'
+	return 1
 }

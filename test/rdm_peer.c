@@ -422,6 +422,7 @@ serve_rma(struct peer *p)
 	uint64_t count = 0, t0;
 	uint32_t polls = 0;
 	bool canaries = true, same;
+	int ret;
 	char c;
 
 	if (!peer_check(mem != NULL && image != NULL, "server: memory"))
@@ -450,8 +451,11 @@ serve_rma(struct peer *p)
 	check_faults(p, &st);
 	/* the answer to the last read may wait on its ack */
 	t0 = peer_now_ms();
-	while (fi_close(&mr->fid) == -FI_EBUSY && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
+	while ((ret = fi_close(&mr->fid)) == -FI_EBUSY && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
 		fi_cq_read(p->cq, NULL, 0);
+	peer_check(ret == 0, "server: the region closes once its last answer is acknowledged "
+		   "(%s)", fi_strerror(-ret));
+	peer_tell(p, 'c');
 	if (peer_hear(p, &c) != 0 || c != 'd')
 		peer_check(false, "server: the client ends the test");
 out:
@@ -534,6 +538,13 @@ drive_rma(struct peer *p)
 		   "every write past the region refused with FI_EACCES");
 	peer_check(refused > 0, "client: some writes went past the region (%" PRIu64 ")", refused);
 	pp_ctrl_send(p->ctrl, &done, sizeof(done));
+	/* Under manual progress the acknowledgement of the last read's answer
+	 * goes out only while this side progresses: the server cannot close its
+	 * region before, and says when it has. */
+	t0 = peer_now_ms();
+	while (!pp_ctrl_pending(p->ctrl) && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
+		fi_cq_read(p->cq, NULL, 0);
+	peer_check(peer_hear(p, &c) == 0 && c == 'c', "the server closed its region");
 	print_stats(p, &st);
 	check_faults(p, &st);
 	for (i = 0; i < RMA_SLOTS; i++)
