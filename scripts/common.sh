@@ -1,9 +1,30 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The fi-dpdk authors
 #
-# Shared by the scripts: Debian dependencies and the build.
+# Shared by the scripts: Debian dependencies and the build. A script that
+# sources this file runs as root: installing packages and the tests' network
+# namespaces need it, so it is re-executed under sudo when it is not.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# as_root ARGS...: re-executes the sourcing script under sudo, with its
+# arguments and the settings a run depends on (FI_*, sanitizer options,
+# proxies for apt-get); returns when already root or when sudo is missing.
+as_root() {
+	local script keep
+	[ "$(id -u)" -eq 0 ] && return 0
+	if [ -n "${DFI_AS_ROOT:-}" ] || ! command -v sudo >/dev/null; then
+		echo "== not root, and no sudo to become root: packages cannot be" \
+			"installed and the tests that need network namespaces will not pass" >&2
+		return 0
+	fi
+	script=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	keep=$(compgen -e | grep -E '^(FI_|ASAN_|UBSAN_|LSAN_|MESON|DEBIAN_FRONTEND$|(http|https|ftp|no)_proxy$|(HTTP|HTTPS|FTP|NO)_PROXY$)' |
+		paste -sd, -)
+	echo "== $(basename "$0") needs root (apt-get, network namespaces): re-running under sudo" >&2
+	exec sudo ${keep:+--preserve-env="$keep"} -- env DFI_AS_ROOT=1 bash "$script" "$@"
+}
+as_root "$@"
 
 DEB_PACKAGES=(
 	build-essential

@@ -6,6 +6,7 @@
 # then the unit suites and the two-process wire tests (DGRAM, RDM chaos and
 # peer death) again under AddressSanitizer.
 # The last line is "N passed, N failed"; a skipped test counts as failed.
+# Run as a user, it re-executes itself under sudo (see common.sh).
 
 set -u
 . "$(dirname "$0")/common.sh"

@@ -36,6 +36,20 @@ out=$("$tool" $eal -- -c 'FI_TAGGED|FI_DIRECTED_RECV' 2>/dev/null)
 check "-c caps" count_is "$out" '^provider: dpdk$' 2
 out=$("$tool" $eal -- -s 169.254.1.1 -P 7000 2>&1)
 check "-s with an address no port has: no data" contains "$out" 'No data available'
+out=$("$tool" $eal -- -n 10.9.8.7 -P 7471 -v 2>/dev/null)
+check "-n/-P: a destination for every entry" count_is "$out" \
+	'^    dest_addr: fi_sockaddr_in://10\.9\.8\.7:7471$' 4
+check "-n/-P: the source keeps the port's address" count_is "$out" \
+	'^    src_addr: fi_sockaddr_in://169\.254\.[0-9]+\.[0-9]+:0$' 4
+out=$("$tool" $eal -- -P 7471 -s 0.0.0.0 -v 2>/dev/null)
+check "-s any with -P: every port bound to the service" count_is "$out" \
+	'^    src_addr: fi_sockaddr_in://169\.254\.[0-9]+\.[0-9]+:7471$' 4
+out=$("$tool" $eal -- -n no-such-host.invalid -P 7471 2>&1)
+check "-n unresolvable: no data" contains "$out" 'No data available'
+out=$("$tool" $eal -- -c 'FI_READ' 2>&1)
+check "-c a modifier without its primary: no data" contains "$out" 'No data available'
+out=$("$tool" $eal -- -c 'FI_RMA|FI_READ' 2>/dev/null)
+check "-c with its primary: RDM only" count_is "$out" '^provider: dpdk$' 2
 out=$("$tool" $eal -- -e 2>/dev/null)
 check "-e lists the parameters" contains "$out" '^# FI_DPDK_EAL_ARGS: String'
 out=$("$tool" $eal -- -l 2>/dev/null)

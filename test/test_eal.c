@@ -6,30 +6,45 @@
  * How the provider starts DPDK. An EAL starts once per process, so each case
  * is its own process: meson runs this program once per mode.
  *
- *   default  FI_DPDK_EAL_ARGS unset: the built-in arguments work on this
- *            machine (falling back to --no-huge without free hugepages), leave
- *            the caller's CPU affinity alone, and start the EAL once.
- *   bad      a malformed FI_DPDK_EAL_ARGS gives no entries, no crash, no retry.
- *   help     "--help", which makes DPDK call exit(), is refused.
- *   quote    an unbalanced quote is refused.
- *   threads  concurrent first calls start one EAL and all see the ports.
+ *   default    FI_DPDK_EAL_ARGS unset: the built-in arguments work on this
+ *              machine (falling back to --no-huge without free hugepages),
+ *              leave the caller's CPU affinity alone, and start the EAL once.
+ *   bad        arguments DPDK rejects give no entries, no crash, no retry.
+ *   help       the arguments that make DPDK print and exit() (-h in a short
+ *              option cluster, --help and its abbreviations, --log-level=help)
+ *              are refused; and a DPDK exit() from inside rte_eal_init() ends
+ *              the process instead of hanging it.
+ *   lookalike  arguments that only look like those start the EAL.
+ *   quote      an unbalanced quote is refused.
+ *   threads    concurrent first calls start one EAL and all see the ports.
+ *
+ * bad, help, lookalike and quote run each command line in a child process,
+ * waited for with a time limit, with its standard output and error in files:
+ * a refusal or failure prints nothing on standard output and one line of
+ * the provider's on standard error, without FI_LOG_LEVEL.
  */
 
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_lcore.h>
 
 #include "test_util.h"
 
 #define NB_THREADS	4
-
-static const char *mode;
+#define CHILD_LIMIT_S	10
+#define CHILD_OK	42	/* a child's exit status when every check held */
+#define CHILD_EXITED	43	/* the status the exit-in-init child exits with */
 
 static int
 getinfo_plain(struct fi_info **info)
@@ -99,18 +114,222 @@ test_default_args(void)
 	CU_ASSERT_EQUAL(rte_lcore_count(), lcores);
 }
 
-static void
-test_refused_args(void)
+/* What a child checks: the answer, and what it wrote where. */
+enum child_expect {
+	EXPECT_REFUSED,		/* no entries, EAL not started, the provider's line */
+	EXPECT_FAILED,		/* no entries, EAL failed, the provider's line */
+	EXPECT_ENTRIES,		/* entries */
+};
+
+/* Child failures, as exit statuses. */
+enum child_fault {
+	FAULT_SETUP = 1,
+	FAULT_ANSWER,
+	FAULT_RETRY,
+	FAULT_EAL_STATE,
+	FAULT_STDOUT,
+	FAULT_STDERR,
+};
+
+static bool
+file_has(FILE *f, const char *needle)
+{
+	char buf[65536];
+	size_t n;
+
+	fflush(f);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	return needle != NULL ? strstr(buf, needle) != NULL : n > 0;
+}
+
+/* In the child: standard output and error go to files; returns an exit status. */
+static int
+child_case(const char *args, enum child_expect expect)
 {
 	struct fi_info *info = NULL;
+	FILE *out = tmpfile(), *err = tmpfile();
+	int ret;
 
-	CU_ASSERT_EQUAL(getinfo_plain(&info), -FI_ENODATA);
-	CU_ASSERT_PTR_NULL(info);
+	if (out == NULL || err == NULL || dup2(fileno(out), STDOUT_FILENO) < 0 ||
+	    dup2(fileno(err), STDERR_FILENO) < 0)
+		return FAULT_SETUP;
+	test_env_setup(args);
+	ret = getinfo_plain(&info);
+	if (expect == EXPECT_ENTRIES) {
+		ret = ret == 0 && test_info_count(info) > 0 ? CHILD_OK : FAULT_ANSWER;
+		fi_freeinfo(info);
+		return ret;
+	}
+	if (ret != -FI_ENODATA || info != NULL)
+		return FAULT_ANSWER;
 	/* the EAL did not come up (a failed rte_eal_init() may count lcores) */
-	CU_ASSERT_EQUAL(rte_eal_iova_mode(), RTE_IOVA_DC);
-	/* no retry, same answer, still alive */
-	CU_ASSERT_EQUAL(getinfo_plain(&info), -FI_ENODATA);
-	CU_ASSERT_EQUAL(rte_eal_iova_mode(), RTE_IOVA_DC);
+	if (rte_eal_iova_mode() != RTE_IOVA_DC)
+		return FAULT_EAL_STATE;
+	/* no retry, same answer */
+	if (getinfo_plain(&info) != -FI_ENODATA || rte_eal_iova_mode() != RTE_IOVA_DC)
+		return FAULT_RETRY;
+	fflush(stdout);
+	if (file_has(out, NULL))
+		return FAULT_STDOUT;
+	if (!file_has(err, "fi-dpdk: ") || !file_has(err, "no dpdk domain") ||
+	    (expect == EXPECT_REFUSED) != (file_has(err, "refused") ||
+					   file_has(err, "cannot parse")))
+		return FAULT_STDERR;
+	return CHILD_OK;
+}
+
+/* Waits for a child at most CHILD_LIMIT_S seconds; -1 when it had to be killed. */
+static int
+child_wait(pid_t pid)
+{
+	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+	int status, i;
+
+	for (i = 0; i < CHILD_LIMIT_S * 50; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* Runs child_case() in a child process; the parent has not touched libfabric. */
+static void
+run_cases(const char *const *cases, size_t n, enum child_expect expect)
+{
+	size_t i;
+	pid_t pid;
+	int status;
+
+	for (i = 0; i < n; i++) {
+		fflush(NULL);
+		pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0)
+			exit(child_case(cases[i], expect));
+		status = child_wait(pid);
+		if (status != CHILD_OK)
+			fprintf(stderr, "FI_DPDK_EAL_ARGS=\"%s\": %s %d\n", cases[i],
+				status < 0 ? "hung, killed after" : "child status",
+				status < 0 ? CHILD_LIMIT_S : status);
+		CU_ASSERT_EQUAL(status, CHILD_OK);
+	}
+}
+
+#define RUN_CASES(cases, expect) run_cases(cases, sizeof(cases) / sizeof(cases[0]), expect)
+
+static void
+test_bad_args(void)
+{
+	static const char *const cases[] = {
+		"--no-huge --no-such-eal-option",
+		TEST_EAL_BASE " --vdev=net_no_such_driver0",
+		/* --help with an argument, --h ambiguous: errors, not exits */
+		TEST_EAL_BASE " --help=1",
+		TEST_EAL_BASE " --h",
+	};
+
+	RUN_CASES(cases, EXPECT_FAILED);
+}
+
+static void
+test_help_refused(void)
+{
+	static const char *const cases[] = {
+		"--no-huge --help",
+		"--no-huge -h",
+		"--no-huge -vh",
+		"--no-huge -v -h",
+		"--no-huge --hel",
+		"--no-huge --he",
+		"--no-huge --log-level=help",
+		"--no-huge --log-level help",
+		"--no-huge --lo=help",
+		"--no-huge --log help",
+		/* getopt permutes past operands and option arguments */
+		"--no-huge stray -vh",
+		"--no-huge -l 0 -m256 -n 4 -h",
+		"--no-huge --huge-unlink -vh",
+		/* DPDK's second getopt pass resumes the cluster its first stopped in */
+		"--no-huge -xh",
+		/* DPDK would reject --bogus first; refused all the same */
+		"--no-huge --bogus --log-level=help",
+	};
+
+	RUN_CASES(cases, EXPECT_REFUSED);
+}
+
+static void
+test_quote_refused(void)
+{
+	static const char *const cases[] = {
+		"--no-huge '--vdev=net_null0",
+		"--no-huge \"--vdev=net_null0",
+	};
+
+	RUN_CASES(cases, EXPECT_REFUSED);
+}
+
+static void
+test_help_lookalikes(void)
+{
+	static const char *const cases[] = {
+		TEST_EAL_BASE " --vdev=net_null0 -v",
+		TEST_EAL_BASE " --vdev=net_null0 -l 0 -n 4",
+		/* option arguments that look like -h or help */
+		TEST_EAL_BASE " --vdev=net_null0 --file-prefix -h",
+		TEST_EAL_BASE " --vdev=net_null0 --huge-dir -vh",
+		TEST_EAL_BASE " --vdev=net_null0 --log-level lib.eal:warning",
+		/* after "--", words are the application's */
+		TEST_EAL_BASE " --vdev=net_null0 -- -h --help",
+	};
+
+	RUN_CASES(cases, EXPECT_ENTRIES);
+}
+
+/*
+ * DPDK calling exit() from inside rte_eal_init(), for the paths the provider
+ * cannot refuse: standard error is a stream that exits on its first write,
+ * which is DPDK's first log line. libfabric's destructor then runs the
+ * provider's cleanup on the thread that holds the EAL lock.
+ */
+static ssize_t
+exit_on_write(void *cookie __rte_unused, const char *buf __rte_unused, size_t size)
+{
+	static bool exiting;
+
+	if (!exiting) {
+		exiting = true;
+		exit(CHILD_EXITED);
+	}
+	return (ssize_t)size;
+}
+
+static void
+test_exit_in_init(void)
+{
+	cookie_io_functions_t io = { .write = exit_on_write };
+	struct fi_info *info = NULL;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		test_env_setup("--no-huge -m 256 --no-pci --no-shconf --no-telemetry "
+			       "--log-level=debug --vdev=net_null0");
+		stderr = fopencookie(NULL, "w", io);
+		if (stderr == NULL)
+			exit(FAULT_SETUP);
+		setvbuf(stderr, NULL, _IONBF, 0);
+		getinfo_plain(&info);
+		exit(FAULT_ANSWER);	/* DPDK was to exit before this */
+	}
+	CU_ASSERT_EQUAL(child_wait(pid), CHILD_EXITED);
 }
 
 static void *
@@ -142,53 +361,52 @@ test_concurrent_start(void)
 	CU_ASSERT(rte_lcore_count() > 0);
 }
 
-static CU_TestInfo default_tests[] = {
+static CU_TestInfo all_tests[] = {
 	{ "default arguments", test_default_args },
-	CU_TEST_INFO_NULL,
-};
-
-static CU_TestInfo refused_tests[] = {
-	{ "refused arguments", test_refused_args },
-	CU_TEST_INFO_NULL,
-};
-
-static CU_TestInfo thread_tests[] = {
+	{ "arguments DPDK rejects", test_bad_args },
+	{ "arguments that make DPDK exit are refused", test_help_refused },
+	{ "DPDK exiting inside rte_eal_init ends the process", test_exit_in_init },
+	{ "arguments that only look like help", test_help_lookalikes },
+	{ "unbalanced quotes are refused", test_quote_refused },
 	{ "concurrent first calls", test_concurrent_start },
-	CU_TEST_INFO_NULL,
+};
+
+/* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
+ * set to eal_args in this process (the modes with children set their own). */
+static const struct {
+	const char *name;
+	unsigned int first, count;
+	const char *eal_args;
+} modes[] = {
+	{ "default", 0, 1, NULL },
+	{ "bad", 1, 1, NULL },
+	{ "help", 2, 2, NULL },
+	{ "lookalike", 4, 1, NULL },
+	{ "quote", 5, 1, NULL },
+	{ "threads", 6, 1, TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1" },
 };
 
 int
 main(int argc, char **argv)
 {
+	CU_TestInfo tests[3] = { CU_TEST_INFO_NULL, CU_TEST_INFO_NULL, CU_TEST_INFO_NULL };
 	CU_SuiteInfo suites[] = {
-		{ NULL, NULL, NULL, NULL, NULL, NULL },
+		{ NULL, NULL, NULL, NULL, NULL, tests },
 		CU_SUITE_INFO_NULL,
 	};
+	unsigned int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s default|bad|help|quote|threads\n", argv[0]);
+	for (i = 0; argc == 2 && i < RTE_DIM(modes); i++) {
+		if (strcmp(argv[1], modes[i].name) == 0)
+			break;
+	}
+	if (argc != 2 || i == RTE_DIM(modes)) {
+		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads\n", argv[0]);
 		return 1;
 	}
-	mode = argv[1];
-	suites[0].pName = (char *)(uintptr_t)mode;
-	if (strcmp(mode, "default") == 0) {
-		test_env_setup(NULL);
-		suites[0].pTests = default_tests;
-	} else if (strcmp(mode, "bad") == 0) {
-		test_env_setup("--no-huge --no-such-eal-option");
-		suites[0].pTests = refused_tests;
-	} else if (strcmp(mode, "help") == 0) {
-		test_env_setup("--no-huge --help");
-		suites[0].pTests = refused_tests;
-	} else if (strcmp(mode, "quote") == 0) {
-		test_env_setup("--no-huge '--vdev=net_null0");
-		suites[0].pTests = refused_tests;
-	} else if (strcmp(mode, "threads") == 0) {
-		test_env_setup(TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1");
-		suites[0].pTests = thread_tests;
-	} else {
-		fprintf(stderr, "unknown mode %s\n", mode);
-		return 1;
-	}
+	/* at most two tests a mode: tests[2] stays the terminator */
+	memcpy(tests, &all_tests[modes[i].first], modes[i].count * sizeof(tests[0]));
+	suites[0].pName = (char *)(uintptr_t)modes[i].name;
+	test_env_setup(modes[i].eal_args);
 	return test_run(suites);
 }

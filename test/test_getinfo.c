@@ -9,10 +9,12 @@
  */
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rdma/fi_domain.h>
+#include <rdma/providers/fi_prov.h>
 
 #include "fi_ext_dpdk.h"
 #include "test_util.h"
@@ -52,12 +54,48 @@ case_teardown(void)
 	hints = info = NULL;
 }
 
+/* The sizes and limits fi_getinfo(3) returns at least as large as asked. */
+#define EP_SIZES(X)	X(max_msg_size) X(max_order_raw_size) X(max_order_war_size) \
+			X(max_order_waw_size) X(tx_ctx_cnt) X(rx_ctx_cnt)
+#define TX_SIZES(X)	X(inject_size) X(size) X(iov_limit) X(rma_iov_limit)
+#define RX_SIZES(X)	X(size) X(iov_limit) X(total_buffered_recv)
+#define DOMAIN_SIZES(X)	X(mr_key_size) X(cq_data_size) X(cq_cnt) X(ep_cnt) X(tx_ctx_cnt) \
+			X(rx_ctx_cnt) X(max_ep_tx_ctx) X(max_ep_rx_ctx) X(cntr_cnt) \
+			X(mr_iov_limit) X(mr_cnt)
+
+#define COVERS(attr, f) do { \
+	if (hints->attr->f != 0 && cur->attr->f < hints->attr->f) \
+		CU_FAIL(#attr "->" #f " returned below the value asked for"); \
+} while (0);
+#define EP_COVERS(f)		COVERS(ep_attr, f)
+#define TX_COVERS(f)		COVERS(tx_attr, f)
+#define RX_COVERS(f)		COVERS(rx_attr, f)
+#define DOMAIN_COVERS(f)	COVERS(domain_attr, f)
+
+static void
+check_outputs_cover_hints(void)
+{
+	const struct fi_info *cur;
+
+	for (cur = info; cur != NULL; cur = cur->next) {
+		EP_SIZES(EP_COVERS)
+		TX_SIZES(TX_COVERS)
+		RX_SIZES(RX_COVERS)
+		DOMAIN_SIZES(DOMAIN_COVERS)
+	}
+}
+
 static int
 gi(const char *node, const char *service, uint64_t flags)
 {
+	int ret;
+
 	fi_freeinfo(info);
 	info = NULL;
-	return test_getinfo(VER, node, service, flags, hints, &info);
+	ret = test_getinfo(VER, node, service, flags, hints, &info);
+	if (ret == 0)
+		check_outputs_cover_hints();
+	return ret;
 }
 
 static void
@@ -66,6 +104,25 @@ expect_nodata(void)
 	CU_ASSERT_EQUAL(gi(NULL, NULL, 0), -FI_ENODATA);
 	CU_ASSERT_PTR_NULL(info);
 }
+
+/* Entries, n of them unless n is 0; the test stops otherwise. */
+static void
+expect_entries(int n)
+{
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	if (n != 0)
+		CU_ASSERT_EQUAL(test_info_count(info), n);
+}
+
+/* A hint the provider meets (gi() checks what comes back covers it), then
+ * one it cannot; the hint is left at 0. */
+#define ACCEPT_REFUSE(field, ok, bad) do { \
+	(field) = (ok); \
+	CU_ASSERT_EQUAL(gi(NULL, NULL, 0), 0); \
+	(field) = (bad); \
+	expect_nodata(); \
+	(field) = 0; \
+} while (0)
 
 static const struct sockaddr_in *
 sin_of(const void *addr)
@@ -163,6 +220,38 @@ test_caps_rma_implies_modifiers(void)
 	CU_ASSERT((info->caps & RMA_MODS) == FI_READ);
 }
 
+/* fi_getinfo(3): a modifier limits a primary capability the hints select;
+ * the provider may not add that primary (only those selected are enabled). */
+static void
+test_caps_modifier_needs_primary(void)
+{
+	static const uint64_t refused[] = {
+		FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE,	/* need FI_RMA/FI_ATOMIC */
+		FI_MSG | FI_READ,
+		FI_SEND, FI_RECV, FI_RMA | FI_SEND,		/* need FI_MSG/FI_TAGGED */
+		FI_MSG | FI_RMA_EVENT,				/* needs a remote RMA modifier */
+		FI_RMA | FI_READ | FI_RMA_EVENT,
+		FI_RMA | FI_READ | FI_WRITE | FI_RMA_EVENT,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		hints->caps = refused[i];
+		CU_ASSERT_EQUAL(gi(NULL, NULL, 0), -FI_ENODATA);
+		CU_ASSERT_PTR_NULL(info);
+	}
+	/* with their primary, they restrict it */
+	hints->caps = FI_TAGGED | FI_RECV;
+	expect_entries(0);
+	CU_ASSERT_EQUAL(info->caps & (FI_SEND | FI_RECV), FI_RECV);
+	CU_ASSERT_EQUAL(info->caps & FI_MSG, 0);
+	hints->caps = FI_RMA | FI_REMOTE_WRITE | FI_RMA_EVENT;
+	expect_entries(0);
+	CU_ASSERT_EQUAL(info->caps & RMA_MODS, FI_REMOTE_WRITE);
+	CU_ASSERT(((info->caps) & (FI_RMA_EVENT)) != 0);
+	CU_ASSERT(((info->rx_attr->caps) & (FI_RMA_EVENT)) != 0);
+}
+
 static void
 test_caps_tagged_rdm_only(void)
 {
@@ -179,8 +268,7 @@ test_caps_unsupported_refused(void)
 	static const uint64_t refused[] = {
 		FI_ATOMIC, FI_MULTICAST, FI_HMEM, FI_COLLECTIVE, FI_NAMED_RX_CTX,
 		FI_VARIABLE_MSG, FI_TRIGGER, FI_FENCE, FI_RMA_PMEM,
-		FI_MSG | FI_RMA_EVENT,		/* RMA_EVENT without RMA */
-		FI_MSG | FI_SOURCE_ERR,		/* SOURCE_ERR without SOURCE */
+		FI_MSG | FI_SOURCE | FI_SOURCE_ERR,	/* paired as required, not offered */
 	};
 	size_t i;
 
@@ -311,12 +399,46 @@ test_ep_contexts_and_keys(void)
 }
 
 static void
+test_ep_max_order(void)
+{
+	struct fi_info *cur;
+
+	/* without RMA there is nothing to order: every entry, at the size asked */
+	hints->caps = FI_MSG;
+	hints->ep_attr->max_order_raw_size = 64;
+	hints->ep_attr->max_order_war_size = 32;
+	hints->ep_attr->max_order_waw_size = 16;
+	expect_entries(4);
+	for (cur = info; cur != NULL; cur = cur->next) {
+		CU_ASSERT_EQUAL(cur->caps & (FI_RMA | FI_ATOMIC), 0);
+		CU_ASSERT_EQUAL(cur->ep_attr->max_order_raw_size, 64);
+		CU_ASSERT_EQUAL(cur->ep_attr->max_order_war_size, 32);
+		CU_ASSERT_EQUAL(cur->ep_attr->max_order_waw_size, 16);
+	}
+	/* RMA is granted without data ordering: any size is refused */
+	hints->caps = FI_RMA;
+	hints->ep_attr->max_order_raw_size = 0;
+	hints->ep_attr->max_order_war_size = 0;
+	hints->ep_attr->max_order_waw_size = 0;
+	ACCEPT_REFUSE(hints->ep_attr->max_order_raw_size, 0, 64);
+	ACCEPT_REFUSE(hints->ep_attr->max_order_war_size, 0, 1);
+	ACCEPT_REFUSE(hints->ep_attr->max_order_waw_size, 0, 1);
+}
+
+/* Tags are 64 opaque bits: any field layout is honoured as asked; there is
+ * no tag on datagrams. */
+static void
 test_ep_tag_format(void)
 {
 	hints->caps = FI_TAGGED;
 	hints->ep_attr->mem_tag_format = 0xffff0000ffff0000ULL;
-	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	expect_entries(0);
 	CU_ASSERT_EQUAL(info->ep_attr->mem_tag_format, 0xffff0000ffff0000ULL);
+	hints->ep_attr->mem_tag_format = 0x30ff;
+	expect_entries(0);
+	CU_ASSERT_EQUAL(info->ep_attr->mem_tag_format, 0x30ff);
+	hints->ep_attr->type = FI_EP_DGRAM;
+	expect_nodata();
 }
 
 /* -- transmit and receive attributes -- */
@@ -349,6 +471,20 @@ test_tx_rx_limits_refused(void)
 	hints->tx_attr->inject_size = 0;
 	hints->rx_attr->total_buffered_recv = (size_t)1 << 40;
 	expect_nodata();
+}
+
+static void
+test_tx_rma_iov_limit(void)
+{
+	hints->tx_attr->rma_iov_limit = 1;
+	expect_entries(0);
+	/* datagrams have no RMA: RDM only */
+	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
+	CU_ASSERT_EQUAL(info->tx_attr->rma_iov_limit, 1);
+	ACCEPT_REFUSE(hints->tx_attr->rma_iov_limit, 1, 2);
+	hints->ep_attr->type = FI_EP_DGRAM;
+	ACCEPT_REFUSE(hints->tx_attr->rma_iov_limit, 0, 1);
 }
 
 static void
@@ -391,6 +527,8 @@ test_tclass(void)
 
 /* -- domain attributes -- */
 
+/* fi_domain(3): FI_THREAD_UNSPEC gets the most parallel model; a model asked
+ * for comes back exactly, on every entry, and opens a domain. */
 static void
 test_threading(void)
 {
@@ -398,15 +536,23 @@ test_threading(void)
 		FI_THREAD_SAFE, FI_THREAD_FID, FI_THREAD_DOMAIN, FI_THREAD_COMPLETION,
 		FI_THREAD_ENDPOINT,
 	};
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+	struct fi_info *cur;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	/* unspecified: the model allowing the most parallelism */
-	CU_ASSERT_EQUAL(info->domain_attr->threading, FI_THREAD_SAFE);
+	expect_entries(0);
+	for (cur = info; cur != NULL; cur = cur->next)
+		CU_ASSERT_EQUAL(cur->domain_attr->threading, FI_THREAD_SAFE);
 	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
 		hints->domain_attr->threading = levels[i];
-		CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-		CU_ASSERT_EQUAL(info->domain_attr->threading, levels[i]);
+		expect_entries(4);
+		for (cur = info; cur != NULL; cur = cur->next)
+			CU_ASSERT_EQUAL(cur->domain_attr->threading, levels[i]);
+		CU_ASSERT_EQUAL_FATAL(fi_fabric(info->fabric_attr, &fabric, NULL), 0);
+		CU_ASSERT_EQUAL(fi_domain(fabric, info, &domain, NULL), 0);
+		CU_ASSERT_EQUAL(fi_close(&domain->fid), 0);
+		CU_ASSERT_EQUAL(fi_close(&fabric->fid), 0);
 	}
 	hints->domain_attr->threading = (enum fi_threading)99;
 	expect_nodata();
@@ -439,6 +585,9 @@ test_resource_mgmt_and_av_type(void)
 	CU_ASSERT_EQUAL(info->domain_attr->av_type, FI_AV_TABLE);
 	hints->domain_attr->av_type = (enum fi_av_type)7;
 	expect_nodata();
+	hints->domain_attr->av_type = FI_AV_UNSPEC;
+	ACCEPT_REFUSE(hints->domain_attr->resource_mgmt, FI_RM_ENABLED,
+		      (enum fi_resource_mgmt)7);
 }
 
 static void
@@ -509,6 +658,37 @@ test_domain_limits(void)
 	hints->domain_attr->mr_iov_limit = 0;
 	hints->domain_attr->cntr_cnt = (size_t)1 << 30;
 	expect_nodata();
+}
+
+static void
+test_domain_auth_key(void)
+{
+	expect_entries(0);
+	CU_ASSERT_EQUAL(info->domain_attr->auth_key_size, 0);
+	CU_ASSERT_PTR_NULL(info->domain_attr->auth_key);
+	hints->domain_attr->auth_key = calloc(1, 8);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hints->domain_attr->auth_key);
+	hints->domain_attr->auth_key_size = 8;
+	expect_nodata();
+}
+
+static void
+test_domain_tclass(void)
+{
+	hints->domain_attr->tclass = FI_TC_BEST_EFFORT;
+	expect_entries(0);
+	CU_ASSERT_EQUAL(info->domain_attr->tclass, FI_TC_BEST_EFFORT);
+	ACCEPT_REFUSE(hints->domain_attr->tclass, FI_TC_UNSPEC, FI_TC_LOW_LATENCY);
+	ACCEPT_REFUSE(hints->domain_attr->tclass, FI_TC_BEST_EFFORT, FI_TC_DSCP | 46);
+}
+
+static void
+test_domain_ep_contexts(void)
+{
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_tx_ctx, 1, 2);
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_rx_ctx, 1, 2);
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_srx_ctx, 0, 1);
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_stx_ctx, 0, 1);
 }
 
 static void
@@ -743,6 +923,40 @@ test_handle_copied(void)
 	hints->handle = NULL;
 }
 
+/*
+ * The provider's own answer, which libfabric's core turns into "no data"
+ * for the application: a port scan that fails (here a malformed
+ * FI_DPDK_IPV4) is an error, not "no match".
+ */
+static void
+test_scan_error_not_nodata(void)
+{
+	struct fi_provider *(*ini)(void);
+	struct fi_provider *prov;
+	char *saved;
+	void *lib;
+
+	/* libfabric has loaded the provider: this is the same instance */
+	lib = dlopen(DFI_TEST_PROVIDER_DIR "/libdpdk-fi.so", RTLD_NOW | RTLD_NOLOAD);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lib);
+	*(void **)&ini = dlsym(lib, "fi_prov_ini");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ini);
+	prov = ini();
+	CU_ASSERT_EQUAL(prov->getinfo(VER, NULL, NULL, 0, hints, &info), 0);
+	fi_freeinfo(info);
+	info = NULL;
+	/* no match: no data */
+	hints->domain_attr->name = strdup("net_none9");
+	CU_ASSERT_EQUAL(prov->getinfo(VER, NULL, NULL, 0, hints, &info), -FI_ENODATA);
+	saved = strdup(getenv("FI_DPDK_IPV4"));
+	setenv("FI_DPDK_IPV4", PORT0 "=300.1.1.1", 1);
+	CU_ASSERT_EQUAL(prov->getinfo(VER, NULL, NULL, 0, hints, &info), -FI_EINVAL);
+	CU_ASSERT_PTR_NULL(info);
+	setenv("FI_DPDK_IPV4", saved, 1);
+	free(saved);
+	dlclose(lib);
+}
+
 static void
 test_version_check(void)
 {
@@ -757,6 +971,7 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "primary caps only as asked", test_caps_primary_only_as_asked },
 	{ "modifier restricts", test_caps_modifier_restricts },
 	{ "RMA implies its modifiers", test_caps_rma_implies_modifiers },
+	{ "modifiers need their primary", test_caps_modifier_needs_primary },
 	{ "tagged is RDM only", test_caps_tagged_rdm_only },
 	{ "unsupported caps refused", test_caps_unsupported_refused },
 	{ "secondary caps on request", test_caps_secondary_on_request },
@@ -766,9 +981,11 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "ep protocol", test_ep_protocol },
 	{ "ep max_msg_size", test_ep_max_msg_size },
 	{ "ep contexts and auth keys", test_ep_contexts_and_keys },
+	{ "ep max_order sizes against granted caps", test_ep_max_order },
 	{ "ep tag format", test_ep_tag_format },
 	{ "tx/rx sizes narrowed", test_tx_rx_sizes_narrowed },
 	{ "tx/rx limits refused", test_tx_rx_limits_refused },
+	{ "tx rma_iov_limit", test_tx_rma_iov_limit },
 	{ "tx/rx ordering", test_tx_rx_order },
 	{ "tx/rx op_flags", test_tx_rx_op_flags },
 	{ "traffic class", test_tclass },
@@ -778,6 +995,9 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "mr_mode subset rules", test_mr_mode },
 	{ "mr_mode before API 1.5", test_mr_mode_old_api },
 	{ "domain limits", test_domain_limits },
+	{ "domain auth_key", test_domain_auth_key },
+	{ "domain tclass", test_domain_tclass },
+	{ "domain max_ep_tx_ctx/max_ep_rx_ctx", test_domain_ep_contexts },
 	{ "domain name filter", test_domain_name_filter },
 	{ "fabric name filter", test_fabric_name_filter },
 	{ "fabric prov_version", test_fabric_prov_version },
@@ -792,6 +1012,7 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "unknown flag bits tolerated", test_unknown_flags_tolerated },
 	{ "layering only when named", test_layering_needs_our_name },
 	{ "hints->handle copied", test_handle_copied },
+	{ "a scan error is no \"no match\"", test_scan_error_not_nodata },
 	{ "API version above libfabric's", test_version_check },
 	CU_TEST_INFO_NULL,
 };

@@ -88,7 +88,9 @@ check_nic(const struct fi_info *info)
 	expect_mtu = RTE_MIN((uint32_t)mtu, dev_info.max_rx_pktlen - RTE_ETHER_HDR_LEN -
 				RTE_ETHER_CRC_LEN);
 	CU_ASSERT_EQUAL(nic->link_attr->mtu, expect_mtu);
+	/* fi_nic(3): the active data rate, in bit/s; none while the link is down */
 	CU_ASSERT_EQUAL(nic->link_attr->speed,
+			link.link_status != RTE_ETH_LINK_UP ||
 			link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 :
 			(size_t)link.link_speed * 1000000);
 	CU_ASSERT_EQUAL(nic->link_attr->state,
@@ -110,6 +112,7 @@ static void
 test_nic_follows_link(void)
 {
 	struct rte_eth_conf conf;
+	struct rte_eth_link link;
 	struct rte_mempool *mp;
 	struct fi_info *info;
 	uint16_t port_id;
@@ -136,6 +139,11 @@ test_nic_follows_link(void)
 	CU_ASSERT_EQUAL(rte_eth_dev_stop(port_id), 0);
 	info = getinfo_rdm();
 	CU_ASSERT_EQUAL(info->nic->link_attr->state, FI_LINK_DOWN);
+	/* the PMD still gives its nominal speed; no data moves at any rate */
+	CU_ASSERT_EQUAL_FATAL(rte_eth_link_get_nowait(port_id, &link), 0);
+	CU_ASSERT(link.link_speed > 0);
+	CU_ASSERT_EQUAL(info->nic->link_attr->speed, 0);
+	check_nic(info);
 	fi_freeinfo(info);
 	rte_mempool_free(mp);
 }

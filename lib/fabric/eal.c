@@ -10,13 +10,17 @@
  */
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -38,6 +42,14 @@ enum eal_state {
 
 static pthread_mutex_t eal_lock = PTHREAD_MUTEX_INITIALIZER;
 static enum eal_state eal_state = EAL_UNINIT;
+/*
+ * True while rte_eal_init() runs. DPDK may call exit() from there; libfabric's
+ * destructor then runs dfi_eal_fini() on the thread that holds eal_lock, and
+ * must not wait for it.
+ */
+static bool eal_in_init;
+
+RTE_LOG_REGISTER_DEFAULT(dfi_eal_logtype, NOTICE);
 
 /* rte_eal_init() may keep pointers into argv: the strings live here. */
 static char eal_args_buf[EAL_ARGS_LEN];
@@ -160,27 +172,200 @@ eal_default_args(const cpu_set_t *cpus, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -FI_E2BIG;
 }
 
-static bool
-eal_args_refused(char **argv, int argc)
+/*
+ * DPDK 22.11's EAL command line (lib/eal/common/eal_common_options.c), as
+ * getopt_long() reads it: the short options that take an argument, and every
+ * long option with its has_arg. It is only used to find, before DPDK sees
+ * them, the words that make the EAL print and call exit().
+ */
+#define EAL_SHORT_WITH_ARG	"abcdlmnrsS"
+
+struct eal_long_opt {
+	const char *name;
+	int has_arg;		/* no_argument, required_argument, optional_argument */
+};
+
+static const struct eal_long_opt eal_long_opts[] = {
+	{ "allow", required_argument },
+	{ "base-virtaddr", required_argument },
+	{ "block", required_argument },
+	{ "create-uio-dev", no_argument },
+	{ "file-prefix", required_argument },
+	{ "force-max-simd-bitwidth", required_argument },
+	{ "help", no_argument },
+	{ "huge-dir", required_argument },
+	{ "huge-unlink", optional_argument },
+	{ "huge-worker-stack", optional_argument },
+	{ "in-memory", no_argument },
+	{ "iova-mode", required_argument },
+	{ "lcores", required_argument },
+	{ "legacy-mem", no_argument },
+	{ "log-level", required_argument },
+	{ "main-lcore", required_argument },
+	{ "match-allocations", no_argument },
+	{ "mbuf-pool-ops-name", required_argument },
+	{ "no-hpet", no_argument },
+	{ "no-huge", no_argument },
+	{ "no-pci", no_argument },
+	{ "no-shconf", no_argument },
+	{ "no-telemetry", no_argument },
+	{ "proc-type", required_argument },
+	{ "single-file-segments", no_argument },
+	{ "socket-limit", required_argument },
+	{ "socket-mem", required_argument },
+	{ "syslog", required_argument },
+	{ "telemetry", no_argument },
+	{ "trace", required_argument },
+	{ "trace-bufsz", required_argument },
+	{ "trace-dir", required_argument },
+	{ "trace-mode", required_argument },
+	{ "vdev", required_argument },
+	{ "vfio-intr", required_argument },
+	{ "vfio-vf-token", required_argument },
+	{ "vmware-tsc-map", no_argument },
+};
+
+/* getopt_long(3): the option named exactly, else the only one the name
+ * abbreviates; NULL when unknown or ambiguous (the parse then fails). */
+static const struct eal_long_opt *
+eal_long_lookup(const char *name, size_t len)
 {
+	const struct eal_long_opt *found = NULL;
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(eal_long_opts); i++) {
+		if (strncmp(eal_long_opts[i].name, name, len) != 0)
+			continue;
+		if (eal_long_opts[i].name[len] == '\0')
+			return &eal_long_opts[i];
+		if (found != NULL)
+			return NULL;
+		found = &eal_long_opts[i];
+	}
+	return found;
+}
+
+/*
+ * The word of argv that makes DPDK exit(), or NULL: -h in a cluster of short
+ * options (-vh), --help or an abbreviation of it (--he), and --log-level=help
+ * or --log-level help (abbreviated too). Option arguments ("-l 0-1", "-m256",
+ * "--vdev -h") are skipped as getopt skips them, operands are stepped over
+ * as getopt permutes them, and the words after "--" are not options. The
+ * scan goes on past unknown options: DPDK rejects the line at the first one,
+ * except that the rest of a short option cluster its log pass stopped in is
+ * read by its second pass ("-xh" exits). Refusing a line DPDK would reject
+ * anyway costs nothing.
+ */
+static const char *
+eal_exit_word(char **argv, int argc)
+{
+	const struct eal_long_opt *opt;
+	const char *word, *eq, *value, *p;
+	size_t len;
 	int i;
 
-	/* EAL prints its usage and calls exit() for these. */
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-			return true;
+		word = argv[i];
+		if (strcmp(word, "--") == 0)
+			break;
+		if (word[0] != '-' || word[1] == '\0')
+			continue;	/* an operand: getopt permutes past it */
+		if (word[1] != '-') {
+			for (p = word + 1; *p != '\0'; p++) {
+				if (*p == 'h')
+					return word;
+				if (strchr(EAL_SHORT_WITH_ARG, *p) != NULL) {
+					if (p[1] == '\0')
+						i++;	/* the next word is its argument */
+					break;
+				}
+			}
+			continue;
+		}
+		eq = strchr(word + 2, '=');
+		len = eq != NULL ? (size_t)(eq - (word + 2)) : strlen(word + 2);
+		opt = eal_long_lookup(word + 2, len);
+		if (opt == NULL)
+			continue;
+		if (strcmp(opt->name, "help") == 0 && eq == NULL)
+			return word;
+		if (opt->has_arg != required_argument)
+			continue;
+		value = eq != NULL ? eq + 1 : i + 1 < argc ? argv[++i] : "";
+		if (strcmp(opt->name, "log-level") == 0 && strcmp(value, "help") == 0)
+			return word;
 	}
-	return false;
+	return NULL;
+}
+
+/*
+ * A failure that leaves the process without dpdk entries: a provider warning
+ * (shown with FI_LOG_LEVEL=warn) and, once, a line through DPDK's log, which
+ * reaches standard error before and after rte_eal_init() whatever libfabric's
+ * log level.
+ */
+static void __rte_format_printf(1, 2)
+eal_report(const char *fmt, ...)
+{
+	char msg[EAL_ARGS_LEN + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	DFI_WARN(FI_LOG_CORE, "%s", msg);
+	rte_log(RTE_LOG_ERR, dfi_eal_logtype, "fi-dpdk: %s\n", msg);
+}
+
+/*
+ * DPDK prints its usage and some errors with printf(): while rte_eal_init()
+ * runs, descriptor 1 is a copy of 2 so that the application's standard output
+ * stays clean. Called under eal_lock; *saved is -1 when there was no standard
+ * output to protect.
+ */
+static int
+eal_stdout_divert(int *saved)
+{
+	int ret;
+
+	fflush(stdout);
+	*saved = dup(STDOUT_FILENO);
+	if (*saved < 0) {
+		if (errno == EBADF)
+			return 0;
+		ret = -errno;
+		DFI_WARN(FI_LOG_CORE, "cannot save standard output: %s", strerror(-ret));
+		return ret;
+	}
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		ret = -errno;
+		DFI_WARN(FI_LOG_CORE, "cannot divert standard output: %s", strerror(-ret));
+		close(*saved);
+		*saved = -1;
+		return ret;
+	}
+	return 0;
+}
+
+static void
+eal_stdout_restore(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	if (dup2(saved, STDOUT_FILENO) < 0)
+		DFI_WARN(FI_LOG_CORE, "cannot restore standard output: %s", strerror(errno));
+	close(saved);
 }
 
 static int
 eal_start(void)
 {
 	char *argv[EAL_MAX_ARGS];
-	const char *user_args;
+	const char *user_args, *exit_word;
 	char shown[EAL_ARGS_LEN];
 	cpu_set_t cpus;
-	int argc, ret, saved_optind, saved_opterr, saved_optopt;
+	int argc, ret, saved_optind, saved_opterr, saved_optopt, saved_stdout;
 	char *saved_optarg;
 	bool have_cpus;
 
@@ -188,36 +373,44 @@ eal_start(void)
 	user_args = dfi_param_str(DFI_PARAM_EAL_ARGS);
 	if (user_args != NULL) {
 		if (strlen(user_args) >= sizeof(eal_args_buf) - 1) {
-			DFI_WARN(FI_LOG_CORE, "FI_DPDK_EAL_ARGS is too long (max %zu)",
-				 sizeof(eal_args_buf) - 2);
+			eal_report("FI_DPDK_EAL_ARGS is too long (max %zu): no dpdk domain",
+				   sizeof(eal_args_buf) - 2);
 			return -FI_E2BIG;
 		}
 		strcpy(eal_args_buf, user_args);
 	} else {
 		if (!have_cpus) {
-			DFI_WARN(FI_LOG_CORE, "cannot read the thread's CPU affinity");
+			eal_report("cannot read the thread's CPU affinity: no dpdk domain");
 			return -FI_EINVAL;
 		}
 		ret = eal_default_args(&cpus, eal_args_buf, sizeof(eal_args_buf));
-		if (ret != 0)
+		if (ret != 0) {
+			eal_report("cannot build the default EAL arguments: no dpdk domain");
 			return ret;
+		}
 	}
 	snprintf(shown, sizeof(shown), "%s", eal_args_buf);
 
 	argv[0] = (char *)(uintptr_t)"fi-dpdk";
 	ret = eal_split_args(eal_args_buf, argv + 1, EAL_MAX_ARGS - 1);
 	if (ret < 0) {
-		DFI_WARN(FI_LOG_CORE, "cannot parse EAL arguments '%s': %s", shown,
-			 ret == -FI_E2BIG ? "too many words" : "unbalanced quote");
+		eal_report("cannot parse EAL arguments '%s': %s; no dpdk domain", shown,
+			   ret == -FI_E2BIG ? "too many words" : "unbalanced quote");
 		return ret;
 	}
 	argc = ret + 1;
-	if (eal_args_refused(argv, argc)) {
-		DFI_WARN(FI_LOG_CORE, "EAL arguments '%s' refused: -h/--help makes "
-			 "DPDK exit the process", shown);
+	exit_word = eal_exit_word(argv, argc);
+	if (exit_word != NULL) {
+		eal_report("EAL arguments '%s' refused: with '%s' DPDK prints and exits "
+			   "the process; no dpdk domain", shown, exit_word);
 		return -FI_EINVAL;
 	}
 
+	ret = eal_stdout_divert(&saved_stdout);
+	if (ret != 0) {
+		eal_report("EAL not started: standard output cannot be kept clean");
+		return ret;
+	}
 	/* DPDK logs to stdout by default; keep the application's stdout clean. */
 	rte_openlog_stream(stderr);
 
@@ -225,21 +418,25 @@ eal_start(void)
 	saved_opterr = opterr;
 	saved_optopt = optopt;
 	saved_optarg = optarg;
+	__atomic_store_n(&eal_in_init, true, __ATOMIC_RELEASE);
 	ret = rte_eal_init(argc, argv);
+	__atomic_store_n(&eal_in_init, false, __ATOMIC_RELEASE);
 	optind = saved_optind;
 	opterr = saved_opterr;
 	optopt = saved_optopt;
 	optarg = saved_optarg;
+	eal_stdout_restore(saved_stdout);
 
 	/* rte_eal_init() pins the calling thread; it is the application's. */
-	if (have_cpus)
-		pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	if (have_cpus && pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
+		DFI_WARN(FI_LOG_CORE, "cannot restore the calling thread's CPU affinity: "
+			 "it stays on DPDK's main lcore");
 
 	if (ret < 0) {
 		if (rte_errno == EALREADY && eal_already_up())
 			return 1;
-		DFI_WARN(FI_LOG_CORE, "rte_eal_init('%s') failed: %s; the dpdk provider "
-			 "reports no domain", shown, rte_strerror(rte_errno));
+		eal_report("rte_eal_init('%s') failed: %s; no dpdk domain", shown,
+			   rte_strerror(rte_errno));
 		rte_openlog_stream(NULL);
 		return -FI_ENODATA;
 	}
@@ -284,6 +481,9 @@ dfi_eal_owned(void)
 void
 dfi_eal_fini(void)
 {
+	/* DPDK exited the process from rte_eal_init(): nothing to release. */
+	if (__atomic_load_n(&eal_in_init, __ATOMIC_ACQUIRE))
+		return;
 	pthread_mutex_lock(&eal_lock);
 	if (eal_state == EAL_OWNED) {
 		/*

@@ -73,17 +73,31 @@ caps_expand(uint64_t req, uint64_t prov)
 	return caps;
 }
 
+/*
+ * fi_getinfo(3): a primary modifier limits a primary capability the hints
+ * name, and a provider enables only the primary capabilities selected, so a
+ * modifier without its primary is refused rather than completed:
+ * FI_READ, FI_WRITE, FI_REMOTE_READ and FI_REMOTE_WRITE require FI_RMA
+ * and/or FI_ATOMIC; FI_SEND and FI_RECV limit FI_MSG or FI_TAGGED (or
+ * FI_MULTICAST); FI_RMA_EVENT requires FI_REMOTE_READ and/or FI_REMOTE_WRITE
+ * to be enabled, which FI_RMA alone implies.
+ */
 static int
 apply_caps(struct fi_info *info, const struct fi_info *hints)
 {
 	uint64_t req = hints->caps;
+	uint64_t caps;
 
+	if ((req & DFI_RMA_MODS) != 0 && (req & (FI_RMA | FI_ATOMIC)) == 0)
+		MISMATCH("caps", "FI_READ/FI_WRITE/FI_REMOTE_READ/FI_REMOTE_WRITE "
+			 "require FI_RMA or FI_ATOMIC");
+	if ((req & DFI_MSG_MODS) != 0 && (req & (FI_MSG | FI_TAGGED | FI_MULTICAST)) == 0)
+		MISMATCH("caps", "FI_SEND/FI_RECV require FI_MSG or FI_TAGGED");
 	CHECK_SUBSET("caps", req, info->caps);
-	if ((req & FI_RMA_EVENT) != 0 && (req & (FI_RMA | FI_ATOMIC)) == 0)
-		MISMATCH("caps", "FI_RMA_EVENT needs FI_RMA");
-	if ((req & FI_SOURCE_ERR) != 0 && (req & FI_SOURCE) == 0)
-		MISMATCH("caps", "FI_SOURCE_ERR needs FI_SOURCE");
-	info->caps = caps_expand(req, info->caps);
+	caps = caps_expand(req, info->caps);
+	if ((caps & FI_RMA_EVENT) != 0 && (caps & (FI_REMOTE_READ | FI_REMOTE_WRITE)) == 0)
+		MISMATCH("caps", "FI_RMA_EVENT requires FI_REMOTE_READ or FI_REMOTE_WRITE");
+	info->caps = caps;
 	return 0;
 }
 
@@ -182,6 +196,11 @@ apply_ep_attr(struct fi_info *info, const struct fi_ep_attr *hint)
 		MISMATCH("ep_attr->protocol", "protocol 0x%x not offered", hint->protocol);
 	CHECK_MAX("ep_attr->protocol_version", hint->protocol_version, ep->protocol_version);
 	CHECK_MAX("ep_attr->max_msg_size", hint->max_msg_size, ep->max_msg_size);
+	/*
+	 * RMA data ordering, against the capabilities granted (apply_caps() ran
+	 * first). Without FI_RMA or FI_ATOMIC there is no operation to order:
+	 * the sizes asked for hold trivially and come back as asked.
+	 */
 	if ((info->caps & (FI_RMA | FI_ATOMIC)) != 0) {
 		CHECK_MAX("ep_attr->max_order_raw_size", hint->max_order_raw_size,
 			  ep->max_order_raw_size);
@@ -190,14 +209,18 @@ apply_ep_attr(struct fi_info *info, const struct fi_ep_attr *hint)
 		CHECK_MAX("ep_attr->max_order_waw_size", hint->max_order_waw_size,
 			  ep->max_order_waw_size);
 	}
+	NARROW(ep->max_order_raw_size, hint->max_order_raw_size);
+	NARROW(ep->max_order_war_size, hint->max_order_war_size);
+	NARROW(ep->max_order_waw_size, hint->max_order_waw_size);
 	if (hint->tx_ctx_cnt == FI_SHARED_CONTEXT || hint->rx_ctx_cnt == FI_SHARED_CONTEXT)
 		MISMATCH("ep_attr", "shared contexts are not offered");
 	CHECK_MAX("ep_attr->tx_ctx_cnt", hint->tx_ctx_cnt, dom->max_ep_tx_ctx);
 	CHECK_MAX("ep_attr->rx_ctx_cnt", hint->rx_ctx_cnt, dom->max_ep_rx_ctx);
 	if (hint->auth_key_size != 0 || hint->auth_key != NULL)
 		MISMATCH("ep_attr->auth_key", "authorization keys are not offered");
-	if ((info->caps & FI_TAGGED) != 0 && hint->mem_tag_format != 0)
-		ep->mem_tag_format = hint->mem_tag_format;
+	/* Tags are 64 opaque bits: any layout of fields fits (fi_endpoint(3)),
+	 * and without FI_TAGGED there is no tag to lay out. */
+	NARROW(ep->mem_tag_format, hint->mem_tag_format);
 	return 0;
 }
 
@@ -299,10 +322,11 @@ dfi_info_apply_hints(struct fi_info *info, const struct fi_info *hints, uint32_t
 		info->domain_attr->caps = info->caps & DFI_DOMAIN_CAPS;
 		return apply_mr_mode(info, 0, version);
 	}
-	/* The provider requires no mode bit, so any hints->mode fits. */
-	ret = apply_ep_attr(info, hints->ep_attr);
+	/* The provider requires no mode bit, so any hints->mode fits. The
+	 * capabilities come first: the other checks depend on those granted. */
+	ret = apply_caps(info, hints);
 	if (ret == 0)
-		ret = apply_caps(info, hints);
+		ret = apply_ep_attr(info, hints->ep_attr);
 	if (ret == 0)
 		ret = apply_tx_attr(info, hints->tx_attr);
 	if (ret == 0)
@@ -516,10 +540,8 @@ port_infos(const struct dfi_port *port, uint32_t version, const struct fi_info *
 			fi_freeinfo(info);
 			continue;
 		}
-		if (ret == 0) {
-			nic = dfi_nic_create(port);
-			ret = nic != NULL ? 0 : -FI_ENOMEM;
-		}
+		if (ret == 0)
+			ret = dfi_nic_create(port, &nic);
 		if (ret != 0) {
 			fi_freeinfo(info);
 			return ret;
@@ -588,9 +610,10 @@ dfi_getinfo(uint32_t version, const char *node, const char *service, uint64_t fl
 	ret = dfi_eal_ensure();
 	if (ret != 0)
 		return ret;
+	/* A scan error (a bad FI_DPDK_IPV4, no memory) is not "no match". */
 	n = dfi_ports_scan(dfi_param_str(DFI_PARAM_IPV4), ports, RTE_DIM(ports));
 	if (n < 0)
-		return -FI_ENODATA;
+		return n;
 
 	/* With a destination, ports on its network come first. */
 	for (pass = 0; pass < 2; pass++) {

@@ -12,6 +12,7 @@
 
 #include <rte_bus.h>
 #include <rte_dev.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_pci.h>
 
@@ -101,21 +102,44 @@ hex_id(const char *bus_info, const char *key, bool *ok)
 	return dup_str(buf, ok);
 }
 
-static bool
+/* fi_nic(3): the speed is the active data rate, so 0 while the link is down
+ * or its speed unknown. */
+static void
+nic_fill_link(struct fi_link_attr *link, uint16_t port_id)
+{
+	struct rte_eth_link eth_link;
+
+	if (rte_eth_link_get_nowait(port_id, &eth_link) != 0) {
+		link->state = FI_LINK_UNKNOWN;
+		link->speed = 0;
+		return;
+	}
+	link->state = eth_link.link_status == RTE_ETH_LINK_UP ? FI_LINK_UP : FI_LINK_DOWN;
+	link->speed = link->state != FI_LINK_UP ||
+		      eth_link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 :
+		      (size_t)eth_link.link_speed * 1000000;
+}
+
+/* @return 0, the ethdev's error, or -FI_ENOMEM. */
+static int
 nic_fill(struct fid_nic *nic, const struct dfi_port *port)
 {
 	struct fi_device_attr *dev = nic->device_attr;
 	struct fi_link_attr *link = nic->link_attr;
 	char buf[RTE_ETHER_ADDR_FMT_SIZE > 64 ? RTE_ETHER_ADDR_FMT_SIZE : 64];
 	struct rte_eth_dev_info info;
-	struct rte_eth_link eth_link;
 	const struct rte_bus *bus;
 	struct rte_pci_addr pci;
 	const char *dev_name;
 	bool ok = true;
+	int ret;
 
-	if (rte_eth_dev_info_get(port->port_id, &info) != 0)
-		return false;
+	ret = rte_eth_dev_info_get(port->port_id, &info);
+	if (ret != 0) {
+		DFI_WARN(FI_LOG_CORE, "%s: rte_eth_dev_info_get: %s", port->name,
+			 rte_strerror(-ret));
+		return ret;
+	}
 	dev_name = rte_dev_name(info.device);
 	bus = rte_dev_bus(info.device);
 
@@ -143,29 +167,28 @@ nic_fill(struct fid_nic *nic, const struct dfi_port *port)
 	link->address = dup_str(buf, &ok);
 	link->network_type = dup_str("Ethernet", &ok);
 	link->mtu = port->mtu;
-	if (rte_eth_link_get_nowait(port->port_id, &eth_link) == 0) {
-		link->speed = eth_link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 :
-			      (size_t)eth_link.link_speed * 1000000;
-		link->state = eth_link.link_status == RTE_ETH_LINK_UP ?
-			      FI_LINK_UP : FI_LINK_DOWN;
-	} else {
-		link->state = FI_LINK_UNKNOWN;
-	}
-	return ok;
+	nic_fill_link(link, port->port_id);
+	return ok ? 0 : -FI_ENOMEM;
 }
 
-struct fid_nic *
-dfi_nic_create(const struct dfi_port *port)
+int
+dfi_nic_create(const struct dfi_port *port, struct fid_nic **out)
 {
 	struct fid_nic *nic = nic_alloc();
+	int ret;
 
+	*out = NULL;
 	if (nic == NULL)
-		return NULL;
-	if (!nic_fill(nic, port)) {
-		nic_free(nic);
-		return NULL;
-	}
-	return nic;
+		return -FI_ENOMEM;
+	ret = nic_fill(nic, port);
+	if (ret != 0)
+		goto err_free;
+	*out = nic;
+	return 0;
+
+err_free:
+	nic_free(nic);
+	return ret;
 }
 
 static int

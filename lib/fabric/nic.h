@@ -15,7 +15,12 @@
 
 #include "port.h"
 
-/** @return a new nic for the port (fi_close() it), or NULL when out of memory. */
-struct fid_nic *dfi_nic_create(const struct dfi_port *port);
+/**
+ * Creates the nic of a port (fi_close() it).
+ *
+ * @return 0 with *nic set; the ethdev's error when the PMD cannot describe
+ *   the port (logged), or -FI_ENOMEM; *nic is NULL then.
+ */
+int dfi_nic_create(const struct dfi_port *port, struct fid_nic **nic);
 
 #endif /* _DFI_NIC_H_ */

@@ -20,10 +20,12 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 	[DFI_PARAM_EAL_ARGS] = {
 		"eal_args", FI_PARAM_STRING,
 		"DPDK EAL arguments used when the provider initialises DPDK itself, "
-		"e.g. \"--no-huge -m 512 --vdev=net_memif0\". Ignored when the "
-		"application has already called rte_eal_init(). Default: the "
-		"calling thread's CPUs, --in-memory, or --no-huge -m 512 "
-		"--no-shconf when no hugepage is free."
+		"e.g. \"--no-huge -m 512 --vdev=net_memif0\"; quotes group words. "
+		"Ignored when the application has already called rte_eal_init(). "
+		"Arguments that make DPDK exit (-h, --help, --log-level=help) are "
+		"refused; a refused or failed start means no dpdk domain, said on "
+		"standard error. Default: the calling thread's CPUs, --in-memory, "
+		"or --no-huge -m 512 --no-shconf when no hugepage is free."
 	},
 	[DFI_PARAM_IPV4] = {
 		"ipv4", FI_PARAM_STRING,
