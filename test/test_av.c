@@ -3,22 +3,31 @@
  */
 
 /*
- * Address vectors against fi_av(3): open attributes, synchronous and
- * FI_EVENT inserts with partial failures, FI_SYNC_ERR, insertsvc and the
- * insertsym example, remove and reuse, lookup and straddr truncation,
- * fi_rx_addr, the three address formats, named AVs in one process, and bad
- * input. One net_null port is enough: an AV puts nothing on the wire.
+ * Address vectors against fi_av(3): open attributes (count, ep_per_node,
+ * FI_SYMMETRIC), synchronous and FI_EVENT inserts with partial failures,
+ * FI_SYNC_ERR, insertsvc and the insertsym example, entries that fail alone
+ * (bad services, nodes and ranges), remove and reuse, lookup and straddr
+ * truncation, fi_rx_addr, the three address formats, named AVs in one
+ * process and their opener race, the close refused while an endpoint is
+ * bound, and bad input. One net_null port is enough: an AV puts nothing on
+ * the wire.
  */
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 
+#include "av.h"
 #include "fi_ext_dpdk.h"
 #include "test_util.h"
 
@@ -112,6 +121,62 @@ expect_lookup(struct fid_av *av, fi_addr_t a, const char *ip, uint16_t port)
 	CU_ASSERT_EQUAL(got.sin_port, want.sin_port);
 }
 
+/*
+ * Reads what an FI_EVENT insert posted: one error per failed address, its
+ * index in idx[i] and its code in errs[i], then one FI_AV_COMPLETE counting
+ * the addresses inserted; and nothing more.
+ */
+static void
+expect_av_events(struct fid_eq *eq, struct fid_av *av, void *ctx, const uint64_t *idx,
+		 const int *errs, size_t nerr, uint64_t inserted)
+{
+	struct fi_eq_err_entry err;
+	struct fi_eq_entry entry;
+	uint32_t event;
+	size_t i;
+
+	for (i = 0; i < nerr; i++) {
+		memset(&err, 0, sizeof(err));
+		CU_ASSERT_EQUAL_FATAL(fi_eq_readerr(eq, &err, 0), sizeof(err));
+		CU_ASSERT_EQUAL(err.data, idx[i]);
+		CU_ASSERT_EQUAL(err.err, errs[i]);
+		CU_ASSERT_PTR_EQUAL(err.context, ctx);
+		CU_ASSERT_PTR_EQUAL(err.fid, &av->fid);
+	}
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), -FI_EAGAIN);
+	CU_ASSERT_EQUAL_FATAL(fi_eq_read(eq, &event, &entry, sizeof(entry), 0), sizeof(entry));
+	CU_ASSERT_EQUAL(event, FI_AV_COMPLETE);
+	CU_ASSERT_EQUAL(entry.data, inserted);
+	CU_ASSERT_PTR_EQUAL(entry.context, ctx);
+	CU_ASSERT_PTR_EQUAL(entry.fid, &av->fid);
+	CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &entry, sizeof(entry), 0), -FI_EAGAIN);
+}
+
+static void
+av_stats(struct fid_av *av, struct dfi_avs_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	CU_ASSERT_EQUAL_FATAL(fi_control(&av->fid, DFI_AV_GETSTATS, st), 0);
+}
+
+/* Inserts n distinct addresses (10.2.x.y, ports from 1000) in one call. */
+static int
+insert_many(struct fid_av *av, uint32_t n, fi_addr_t *fa)
+{
+	struct sockaddr_in *a = calloc(n, sizeof(*a));
+	uint32_t i;
+	int ret;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	for (i = 0; i < n; i++) {
+		a[i] = mksin("10.2.0.0", (uint16_t)(1000 + i % 50000));
+		a[i].sin_addr.s_addr = htonl(0x0a020000u | (i / 50000 + 1));
+	}
+	ret = fi_av_insert(av, a, n, fa, 0, NULL);
+	free(a);
+	return ret;
+}
+
 /* -- open -- */
 
 static void
@@ -197,6 +262,101 @@ test_open_count_honoured(void)
 	CU_ASSERT_EQUAL(fi_av_insert(av, addrs, 5000, fa, 0, NULL), 5000);
 	CU_ASSERT_EQUAL(fa[4999], 14999);
 	av_close(av);
+}
+
+static void
+test_open_ep_per_node(void)
+{
+	struct fi_av_attr attr = { .type = FI_AV_TABLE };
+	const uint32_t n = 256 * 64;	/* 256 endpoints on each of 64 nodes */
+	struct dfi_avs_stats st;
+	struct fid_av *av;
+	char name[64];
+	fi_addr_t *fa = calloc(n, sizeof(*fa));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
+	/* neither count nor ep_per_node: the default 4096, grown past */
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &attr, &av, NULL), 0);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.capacity, 4096);
+	CU_ASSERT_EQUAL(insert_many(av, n, fa), (int)n);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.chunks_added, 3);
+	CU_ASSERT(st.rehashes > 0);
+	av_close(av);
+	/* ep_per_node x 64 nodes allocated at open: no growth on the way there */
+	attr.ep_per_node = 256;
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &attr, &av, NULL), 0);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.capacity, n);
+	CU_ASSERT_EQUAL(insert_many(av, n, fa), (int)n);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.used, n);
+	CU_ASSERT_EQUAL(st.capacity, n);
+	CU_ASSERT_EQUAL(st.chunks_added, 0);
+	CU_ASSERT_EQUAL(st.rehashes, 0);
+	av_close(av);
+	/* never below the default */
+	attr.ep_per_node = 1;
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &attr, &av, NULL), 0);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.capacity, 4096);
+	av_close(av);
+	/* count, when given, wins (rounded up to chunks of 4096) */
+	attr.ep_per_node = 256;
+	attr.count = 5000;
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &attr, &av, NULL), 0);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.capacity, 8192);
+	av_close(av);
+	/* a named AV's capacity is fixed at creation: ep_per_node sizes it */
+	snprintf(name, sizeof(name), "dfi-test-epn-%d", (int)getpid());
+	attr.count = 0;
+	attr.name = name;
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &attr, &av, NULL), 0);
+	av_stats(av, &st);
+	CU_ASSERT_EQUAL(st.capacity, n);
+	CU_ASSERT_EQUAL(insert_many(av, n, fa), (int)n);
+	av_close(av);
+	CU_ASSERT_EQUAL(fi_control(&sock.eq->fid, DFI_AV_GETSTATS, &st), -FI_ENOSYS);
+	free(fa);
+}
+
+static void
+test_open_symmetric(void)
+{
+	static const enum fi_av_type types[] = { FI_AV_MAP, FI_AV_TABLE, FI_AV_UNSPEC };
+	struct sockaddr_in a[2] = { mksin("10.1.15.9", 6100), mksin("10.1.15.10", 6100) };
+	struct fid_av *sym_av, *plain_av;
+	fi_addr_t sym[6], plain[6];
+	size_t t, i;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		sym_av = av_open(&sock, types[t], FI_SYMMETRIC);
+		plain_av = av_open(&sock, types[t], 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sym_av);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(plain_av);
+		CU_ASSERT_EQUAL(fi_av_insertsym(sym_av, "10.1.15.1", 2, "6000", 2, sym, 0, NULL), 4);
+		CU_ASSERT_EQUAL(fi_av_insertsym(plain_av, "10.1.15.1", 2, "6000", 2, plain, 0,
+						NULL), 4);
+		CU_ASSERT_EQUAL(fi_av_insert(sym_av, a, 2, sym + 4, 0, NULL), 2);
+		CU_ASSERT_EQUAL(fi_av_insert(plain_av, a, 2, plain + 4, 0, NULL), 2);
+		/* the same fi_addr_t values as without it, at sequential indices */
+		CU_ASSERT_EQUAL(memcmp(sym, plain, sizeof(sym)), 0);
+		for (i = 0; i < 6; i++)
+			CU_ASSERT_EQUAL(sym[i] & DFI_AV_IDX_MASK, i);
+		expect_lookup(sym_av, sym[0], "10.1.15.1", 6000);
+		expect_lookup(sym_av, sym[1], "10.1.15.1", 6001);
+		expect_lookup(sym_av, sym[2], "10.1.15.2", 6000);
+		expect_lookup(sym_av, sym[3], "10.1.15.2", 6001);
+		expect_lookup(sym_av, sym[5], "10.1.15.10", 6100);
+		av_close(sym_av);
+		av_close(plain_av);
+	}
+	/* with the other flags too */
+	sym_av = av_open(&sock, FI_AV_TABLE, FI_SYMMETRIC | FI_EVENT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sym_av);
+	av_close(sym_av);
 }
 
 /* -- synchronous insert -- */
@@ -289,7 +449,7 @@ test_insert_bad_input(void)
 	CU_ASSERT_EQUAL(fi_av_insert(av, &a, 1, &fa, 1ULL << 3, NULL), -FI_EBADFLAGS);
 	CU_ASSERT_EQUAL(fi_av_insert(av, &a, 1, &fa, FI_AV_USER_ID, NULL), -FI_EBADFLAGS);
 	CU_ASSERT_EQUAL(fi_av_insert(av, &a, 0, &fa, 0, NULL), 0);
-	CU_ASSERT_EQUAL(fi_av_insert(av, NULL, 0, NULL, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fi_av_insert(av, NULL, 0, &fa, 0, NULL), 0);
 	/* FI_MORE batches are ordinary inserts here */
 	CU_ASSERT_EQUAL(fi_av_insert(av, &a, 1, &fa, FI_MORE, NULL), 1);
 	expect_lookup(av, fa, "10.1.2.1", 7000);
@@ -305,7 +465,6 @@ test_event_inserts(void)
 	struct sockaddr_in a[5] = { mksin("10.1.3.1", 7000), mksin("10.1.3.2", 0),
 				    mksin("10.1.3.3", 7000), mksin("10.1.3.4", 0),
 				    mksin("10.1.3.5", 7000) };
-	struct fi_eq_err_entry err;
 	struct fi_eq_entry entry;
 	fi_addr_t fa[5];
 	uint32_t event;
@@ -323,29 +482,14 @@ test_event_inserts(void)
 	CU_ASSERT(fa[1] == FI_ADDR_NOTAVAIL && fa[3] == FI_ADDR_NOTAVAIL);
 	/* one error per failed address, carrying its index, then one completion */
 	CU_ASSERT_EQUAL(fi_eq_read(sock.eq, &event, &entry, sizeof(entry), 0), -FI_EAVAIL);
-	memset(&err, 0, sizeof(err));
-	CU_ASSERT_EQUAL(fi_eq_readerr(sock.eq, &err, 0), sizeof(err));
-	CU_ASSERT_EQUAL(err.data, 1);
-	CU_ASSERT_EQUAL(err.err, FI_EADDRNOTAVAIL);
-	CU_ASSERT_PTR_EQUAL(err.context, &ctx);
-	CU_ASSERT_PTR_EQUAL(err.fid, &av->fid);
-	CU_ASSERT_EQUAL(fi_eq_readerr(sock.eq, &err, 0), sizeof(err));
-	CU_ASSERT_EQUAL(err.data, 3);
-	CU_ASSERT_EQUAL(fi_eq_readerr(sock.eq, &err, 0), -FI_EAGAIN);
-	CU_ASSERT_EQUAL(fi_eq_read(sock.eq, &event, &entry, sizeof(entry), 0), sizeof(entry));
-	CU_ASSERT_EQUAL(event, FI_AV_COMPLETE);
-	CU_ASSERT_EQUAL(entry.data, 3);
-	CU_ASSERT_PTR_EQUAL(entry.context, &ctx);
-	CU_ASSERT_PTR_EQUAL(entry.fid, &av->fid);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 1, 3 },
+			 (const int[]){ FI_EADDRNOTAVAIL, FI_EADDRNOTAVAIL }, 2, 3);
 	/* even for a count of 0 */
 	CU_ASSERT_EQUAL(fi_av_insert(av, a, 0, fa, 0, &ctx), 0);
-	CU_ASSERT_EQUAL(fi_eq_read(sock.eq, &event, &entry, sizeof(entry), 0), sizeof(entry));
-	CU_ASSERT_EQUAL(event, FI_AV_COMPLETE);
-	CU_ASSERT_EQUAL(entry.data, 0);
+	expect_av_events(sock.eq, av, &ctx, NULL, NULL, 0, 0);
 	/* and for insertsvc */
 	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.3.9", "7009", fa, 0, &ctx), 0);
-	CU_ASSERT_EQUAL(fi_eq_read(sock.eq, &event, &entry, sizeof(entry), 0), sizeof(entry));
-	CU_ASSERT_EQUAL(entry.data, 1);
+	expect_av_events(sock.eq, av, &ctx, NULL, NULL, 0, 1);
 	expect_lookup(av, fa[0], "10.1.3.9", 7009);
 	/* the EQ cannot close under the AV */
 	CU_ASSERT_EQUAL(fi_close(&sock.eq->fid), -FI_EBUSY);
@@ -380,8 +524,14 @@ test_insertsym_hostnames(void)
 	CU_ASSERT_EQUAL(fi_av_insertsym(av, "dfi-no-such-host8.invalid9", 2, "5000", 2, fa,
 					FI_SYNC_ERR, errs), 0);
 	CU_ASSERT(errs[0] == FI_EADDRNOTAVAIL && errs[3] == FI_EADDRNOTAVAIL);
-	/* a range of hostnames needs a numeric suffix */
-	CU_ASSERT_EQUAL(fi_av_insertsym(av, "localhost", 2, "5000", 1, fa, 0, NULL), -FI_EINVAL);
+	/* a range of hostnames needs a numeric suffix: the nodes after the
+	 * first cannot be named, and fail alone */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "localhost", 2, "5000", 1, fa, FI_SYNC_ERR, errs),
+			1);
+	CU_ASSERT(errs[0] == 0 && errs[1] == FI_EINVAL);
+	CU_ASSERT_EQUAL(fa[1], FI_ADDR_NOTAVAIL);
+	expect_lookup(av, fa[0], "127.0.0.1", 5000);
+	CU_ASSERT_EQUAL(fi_av_remove(av, fa, 1, 0), 0);
 	CU_ASSERT_EQUAL(fi_av_insertsym(av, "localhost", 1, "5000", 2, fa, 0, NULL), 2);
 	expect_lookup(av, fa[0], "127.0.0.1", 5000);
 	expect_lookup(av, fa[1], "127.0.0.1", 5001);
@@ -389,12 +539,132 @@ test_insertsym_hostnames(void)
 	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.4.1", 1, "65535", 2, fa, FI_SYNC_ERR, errs),
 			1);
 	CU_ASSERT_EQUAL(errs[1], FI_EINVAL);
-	/* bad arguments */
+	/* port 0 fails as any address with port 0 does, the next port is fine */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.4.2", 1, "0", 2, fa, FI_SYNC_ERR, errs), 1);
+	CU_ASSERT(errs[0] == FI_EADDRNOTAVAIL && errs[1] == 0);
+	expect_lookup(av, fa[1], "10.1.4.2", 1);
+	/* NULL where the API has none */
 	CU_ASSERT_EQUAL(fi_av_insertsym(av, NULL, 1, "5000", 1, fa, 0, NULL), -FI_EINVAL);
-	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.4.1", 0, "5000", 1, fa, 0, NULL), -FI_EINVAL);
-	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.4.1", 1, "0", 1, fa, 0, NULL), -FI_EINVAL);
-	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.4.1", 1, "x", 2, fa, 0, NULL), -FI_EINVAL);
 	av_close(av);
+}
+
+/* Bad services and nodes fail their own entries, with one event each. */
+static void
+test_insertsym_events(void)
+{
+	struct fid_av *av = av_open(&sock, FI_AV_TABLE, FI_EVENT);
+	static const int einval2[] = { FI_EINVAL, FI_EINVAL };
+	fi_addr_t fa[4];
+	int ctx;
+
+	CU_ASSERT_EQUAL_FATAL(fi_av_bind(av, &sock.eq->fid, 0), 0);
+	/* node 1 of a hostname without a numeric suffix cannot be named */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "localhost", 2, "5000", 2, fa, 0, &ctx), 0);
+	CU_ASSERT(fa[0] == 0 && fa[1] == 1);
+	CU_ASSERT(fa[2] == FI_ADDR_NOTAVAIL && fa[3] == FI_ADDR_NOTAVAIL);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 2, 3 }, einval2, 2, 2);
+	/* a service that is no port: every entry fails */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 2, "no-such-service", 1, fa, 0, &ctx),
+			0);
+	CU_ASSERT(fa[0] == FI_ADDR_NOTAVAIL && fa[1] == FI_ADDR_NOTAVAIL);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0, 1 }, einval2, 2, 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 2, "70000", 1, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0, 1 }, einval2, 2, 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 1, "50x", 1, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0 }, einval2, 1, 0);
+	/* a service name has no successor */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 1, "x", 2, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0, 1 }, einval2, 2, 0);
+	/* no service for a node that is no address string */
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.13.1", NULL, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0 }, einval2, 1, 0);
+	/* an address string takes no range */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "fi_sockaddr_in://10.1.13.1:5000", 2, NULL, 1, fa, 0,
+					&ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, (const uint64_t[]){ 0, 1 }, einval2, 2, 0);
+	/* nothing to insert: still one completion */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 1, "5000", 0, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, NULL, NULL, 0, 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 0, "5000", 1, fa, 0, &ctx), 0);
+	expect_av_events(sock.eq, av, &ctx, NULL, NULL, 0, 0);
+	/* what fails the call posts nothing */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, NULL, 1, "5000", 1, fa, 0, &ctx), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.1", 1, "5000", 1, fa, 1ULL << 3, &ctx),
+			-FI_EBADFLAGS);
+	CU_ASSERT_EQUAL(fi_eq_read(sock.eq, NULL, fa, sizeof(fa), 0), -FI_EAGAIN);
+	av_close(av);
+}
+
+static void
+test_count_zero(void)
+{
+	struct fid_av *av = av_open(&sock, FI_AV_TABLE, 0);
+	fi_addr_t fa[2];
+	int errs[2];
+
+	CU_ASSERT_EQUAL(fi_av_insert(av, NULL, 0, NULL, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.2", 1, "5000", 0, fa, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.2", 0, "5000", 1, fa, FI_SYNC_ERR, errs), 0);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.13.2", 0, "5000", 0, NULL, 0, NULL), 0);
+	/* no index was taken */
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.13.2", "5000", fa, 0, NULL), 1);
+	CU_ASSERT_EQUAL(fa[0], 0);
+	av_close(av);
+}
+
+/* Ranges stop at the last address: no wrap to 0.0.0.0 or 00:00:00:00:00:00. */
+static void
+test_insertsym_no_wrap(void)
+{
+	struct fid_av *av = av_open(&sock, FI_AV_TABLE, 0);
+	struct fid_av *mac_av = av_open(&eth, FI_AV_TABLE, 0);
+	fi_addr_t fa[4];
+	int errs[4];
+
+	/* .254, .255 (broadcast: no endpoint), then past 255.255.255.255 */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "255.255.255.254", 4, "5000", 1, fa, FI_SYNC_ERR,
+					errs), 1);
+	CU_ASSERT_EQUAL(errs[0], 0);
+	CU_ASSERT_EQUAL(errs[1], FI_EADDRNOTAVAIL);
+	CU_ASSERT_EQUAL(errs[2], FI_EINVAL);
+	CU_ASSERT_EQUAL(errs[3], FI_EINVAL);
+	CU_ASSERT(fa[2] == FI_ADDR_NOTAVAIL && fa[3] == FI_ADDR_NOTAVAIL);
+	expect_lookup(av, fa[0], "255.255.255.254", 5000);
+	/* ff:ff:ff:ff:ff:ff (multicast), then past it */
+	CU_ASSERT_EQUAL(fi_av_insertsym(mac_av, "ff:ff:ff:ff:ff:ff", 3, "5000", 1, fa,
+					FI_SYNC_ERR, errs), 0);
+	CU_ASSERT_EQUAL(errs[0], FI_EADDRNOTAVAIL);
+	CU_ASSERT_EQUAL(errs[1], FI_EINVAL);
+	CU_ASSERT_EQUAL(errs[2], FI_EINVAL);
+	CU_ASSERT_EQUAL(fa[2], FI_ADDR_NOTAVAIL);
+	av_close(mac_av);
+	av_close(av);
+}
+
+/* fi_av(3): fi_addr may be NULL for FI_AV_TABLE only. */
+static void
+test_map_needs_fi_addr(void)
+{
+	struct fid_av *map = av_open(&sock, FI_AV_MAP, 0);
+	struct fid_av *table = av_open(&sock, FI_AV_TABLE, 0);
+	struct sockaddr_in a = mksin("10.1.14.1", 7000);
+	fi_addr_t fa;
+
+	CU_ASSERT_EQUAL(fi_av_insert(map, &a, 1, NULL, 0, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_insertsvc(map, "10.1.14.1", "7000", NULL, 0, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_insertsym(map, "10.1.14.1", 2, "7000", 2, NULL, 0, NULL),
+			-FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_insert(map, NULL, 0, NULL, 0, NULL), -FI_EINVAL);
+	/* nothing went in: the first insert with a buffer takes index 0 */
+	CU_ASSERT_EQUAL(fi_av_insert(map, &a, 1, &fa, 0, NULL), 1);
+	CU_ASSERT_EQUAL(fa & DFI_AV_IDX_MASK, 0);
+	/* a table's indices are known without it */
+	CU_ASSERT_EQUAL(fi_av_insertsvc(table, "10.1.14.1", "7000", NULL, 0, NULL), 1);
+	CU_ASSERT_EQUAL(fi_av_insertsym(table, "10.1.14.2", 2, "7000", 2, NULL, 0, NULL), 4);
+	expect_lookup(table, 0, "10.1.14.1", 7000);
+	expect_lookup(table, 4, "10.1.14.3", 7001);
+	av_close(table);
+	av_close(map);
 }
 
 static void
@@ -409,15 +679,49 @@ test_insertsvc(void)
 	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "fi_sockaddr_in://10.1.5.2:7201", NULL, &fa, 0,
 					NULL), 1);
 	expect_lookup(av, fa, "10.1.5.2", 7201);
+	/* an address string with a service, or a node with none: the entry
+	 * fails, not the call */
+	fa = 0;
 	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "fi_sockaddr_in://10.1.5.2:7201", "7201", &fa, 0,
-					NULL), -FI_EINVAL);
+					NULL), 0);
+	CU_ASSERT_EQUAL(fa, FI_ADDR_NOTAVAIL);
+	fa = 0;
 	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "fi_sockaddr_in://garbage", NULL, &fa, 0, NULL), 0);
 	CU_ASSERT_EQUAL(fa, FI_ADDR_NOTAVAIL);
-	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.5.1", NULL, &fa, 0, NULL), -FI_EINVAL);
+	fa = 0;
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.5.1", NULL, &fa, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fa, FI_ADDR_NOTAVAIL);
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, NULL, "7200", &fa, 0, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "10.1.5.1", "7200", &fa, 1ULL << 3, NULL),
+			-FI_EBADFLAGS);
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "10.1.5.1", 1, "7200", 1, &fa, 1ULL << 3, NULL),
+			-FI_EBADFLAGS);
 	av_close(av);
 }
 
 /* -- remove, lookup, straddr -- */
+
+static void
+test_null_arguments(void)
+{
+	struct fi_av_attr attr = { .type = FI_AV_MAP };
+	struct fid_av *av = av_open(&sock, FI_AV_MAP, 0);
+	struct sockaddr_in a = mksin("10.1.16.1", 7000);
+	char buf[64];
+	fi_addr_t fa;
+	size_t len;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(av);
+	CU_ASSERT_EQUAL(fi_av_open(sock.domain, &attr, NULL, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_av_bind(av, NULL, 0), -FI_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(av, &a, 1, &fa, 0, NULL), 1);
+	len = sizeof(a);
+	CU_ASSERT_EQUAL(fi_av_lookup(av, fa, NULL, &len), -FI_EINVAL);
+	CU_ASSERT_PTR_NULL(fi_av_straddr(av, &a, buf, NULL));
+	len = sizeof(buf);
+	CU_ASSERT_PTR_NULL(fi_av_straddr(av, &a, NULL, &len));
+	av_close(av);
+}
 
 static void
 test_remove_rules(void)
@@ -541,6 +845,35 @@ test_addr_str_domain(void)
 	av_close(av);
 }
 
+/* straddr takes every string insert takes, whatever its length, and no other. */
+static void
+test_addr_str_straddr(void)
+{
+	struct fid_av *av = av_open(&str, FI_AV_TABLE, 0);
+	const char *ok[2] = {
+		"fi_sockaddr_in://10.1.10.9:7609/a/path/that/makes/this/uri/longer/than/48/bytes",
+		"fi_sockaddr://10.1.10.10:7610",
+	};
+	const char *bad = "fi_sockaddr_in://10.1.10.11:99999";
+	char got[64];
+	fi_addr_t fa[2];
+	size_t len;
+
+	CU_ASSERT(strlen(ok[0]) >= 64);
+	CU_ASSERT_EQUAL(fi_av_insert(av, ok, 2, fa, 0, NULL), 2);
+	len = sizeof(got);
+	CU_ASSERT_PTR_EQUAL(fi_av_straddr(av, ok[0], got, &len), got);
+	CU_ASSERT_STRING_EQUAL(got, "fi_sockaddr_in://10.1.10.9:7609");
+	CU_ASSERT_EQUAL(len, strlen(got) + 1);
+	len = sizeof(got);
+	CU_ASSERT_PTR_EQUAL(fi_av_straddr(av, ok[1], got, &len), got);
+	CU_ASSERT_STRING_EQUAL(got, "fi_sockaddr_in://10.1.10.10:7610");
+	CU_ASSERT_EQUAL(fi_av_insert(av, &bad, 1, fa, 0, NULL), 0);
+	len = sizeof(got);
+	CU_ASSERT_PTR_NULL(fi_av_straddr(av, bad, got, &len));
+	av_close(av);
+}
+
 static void
 test_addr_dpdk_domain(void)
 {
@@ -553,6 +886,7 @@ test_addr_dpdk_domain(void)
 	char buf[64];
 	fi_addr_t fa[4];
 	size_t len = sizeof(buf);
+	int errs[4];
 
 	CU_ASSERT_EQUAL(fi_av_insert(av, a, 2, fa, 0, NULL), 1);
 	CU_ASSERT_EQUAL(fa[1], FI_ADDR_NOTAVAIL);
@@ -567,6 +901,14 @@ test_addr_dpdk_domain(void)
 	len = sizeof(got);
 	CU_ASSERT_EQUAL(fi_av_lookup(av, fa[2], &got, &len), 0);
 	CU_ASSERT(got.mac[4] == 1 && got.mac[5] == 0);
+	/* a node that is no MAC fails its entries, not the call */
+	CU_ASSERT_EQUAL(fi_av_insertsym(av, "02:00:00:00:00", 2, "7800", 1, fa, FI_SYNC_ERR,
+					errs), 0);
+	CU_ASSERT(errs[0] == FI_EINVAL && errs[1] == FI_EINVAL);
+	CU_ASSERT(fa[0] == FI_ADDR_NOTAVAIL && fa[1] == FI_ADDR_NOTAVAIL);
+	CU_ASSERT_EQUAL(fi_av_insertsvc(av, "02:00:00:00:00:20zz", "7800", fa, FI_SYNC_ERR,
+					errs), 0);
+	CU_ASSERT_EQUAL(errs[0], FI_EINVAL);
 	av_close(av);
 }
 
@@ -634,11 +976,100 @@ test_named_av_capacity(void)
 	free(fa);
 }
 
+struct late_open {
+	struct fi_av_attr attr;
+	struct fid_av *av;
+	int ret;
+};
+
+static void *
+late_open(void *arg)
+{
+	struct late_open *o = arg;
+
+	o->ret = fi_av_open(sock.domain, &o->attr, &o->av, NULL);
+	return NULL;
+}
+
+/*
+ * An opener that attached to a named AV just as its last user closed it must
+ * not count itself into the dying region: it creates the AV anew. The test
+ * holds the region's lock while the opener attaches, then does what the last
+ * closer does under it (marks it dead, unlinks it).
+ */
+static void
+test_named_av_open_race(void)
+{
+	struct late_open o = { .attr = { .type = FI_AV_TABLE, .count = 64 } };
+	struct sockaddr_in a = mksin("10.1.17.1", 7000), got;
+	struct dfi_av_store_hdr *hdr;
+	char name[64], path[96];
+	struct fid_av *first;
+	pthread_t thread;
+	struct stat st;
+	size_t len;
+	fi_addr_t fa;
+	int fd;
+
+	snprintf(name, sizeof(name), "dfi-test-race-%d", (int)getpid());
+	snprintf(path, sizeof(path), "/dfi-av.%s", name);
+	o.attr.name = name;
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(sock.domain, &o.attr, &first, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(first, &a, 1, &fa, 0, NULL), 1);
+	fd = shm_open(path, O_RDWR, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(fstat(fd, &st), 0);
+	hdr = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	CU_ASSERT_FATAL(hdr != MAP_FAILED);
+
+	CU_ASSERT_EQUAL_FATAL(pthread_mutex_lock(&hdr->lock), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, late_open, &o), 0);
+	usleep(200000);	/* it attaches, then waits for the lock */
+	__atomic_store_n(&hdr->magic, DFI_AVS_DEAD, __ATOMIC_RELEASE);
+	shm_unlink(path);
+	pthread_mutex_unlock(&hdr->lock);
+	pthread_join(thread, NULL);
+
+	CU_ASSERT_EQUAL_FATAL(o.ret, 0);
+	/* a new region under the name, empty, not the dying one */
+	fd = shm_open(path, O_RDONLY, 0);
+	CU_ASSERT(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	len = sizeof(got);
+	CU_ASSERT_EQUAL(fi_av_lookup(o.av, fa, &got, &len), -FI_EINVAL);
+	av_close(o.av);
+	av_close(first);
+	munmap(hdr, (size_t)st.st_size);
+}
+
+/* fi_av(3): no close while endpoints are bound to the AV. */
+static void
+test_close_busy(void)
+{
+	struct fi_av_attr attr = { .type = FI_AV_MAP };
+	struct test_domain td;
+	struct fid_av *av;
+	struct fid_ep *ep;
+
+	CU_ASSERT_EQUAL_FATAL(test_domain_open(&td, FI_EP_DGRAM, FI_SOCKADDR_IN, FI_MSG), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(td.domain, &attr, &av, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_endpoint(td.domain, td.info, &ep, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_ep_bind(ep, &av->fid, 0), 0);
+	CU_ASSERT_EQUAL(fi_close(&av->fid), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_close(&ep->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&av->fid), 0);
+	test_domain_close(&td);
+}
+
 static CU_TestInfo av_tests[] = {
 	{ "open: MAP, TABLE, UNSPEC", test_open_types },
 	{ "open: bad attributes", test_open_bad_attr },
 	{ "open: the domain's av_type", test_open_domain_type },
 	{ "open: count is a hint", test_open_count_honoured },
+	{ "open: ep_per_node sizes the AV", test_open_ep_per_node },
+	{ "open: FI_SYMMETRIC changes no value", test_open_symmetric },
 	{ "TABLE indices in insertion order, lowest unused", test_table_order },
 	{ "MAP handles carry a generation", test_map_generation },
 	{ "sync insert: partial failure, FI_SYNC_ERR", test_partial_failure_sync },
@@ -646,15 +1077,23 @@ static CU_TestInfo av_tests[] = {
 	{ "FI_EVENT inserts", test_event_inserts },
 	{ "insertsym: the fi_av(3) example", test_insertsym_example },
 	{ "insertsym: hostnames, ranges, bad input", test_insertsym_hostnames },
+	{ "insertsym: bad services and nodes fail alone (FI_EVENT)", test_insertsym_events },
+	{ "insertsym: count 0", test_count_zero },
+	{ "insertsym: ranges do not wrap", test_insertsym_no_wrap },
+	{ "FI_AV_MAP inserts need fi_addr", test_map_needs_fi_addr },
 	{ "insertsvc", test_insertsvc },
+	{ "NULL arguments", test_null_arguments },
 	{ "remove: rules and reuse", test_remove_rules },
 	{ "lookup: truncation and length", test_lookup_truncation },
 	{ "straddr: truncation and length", test_straddr },
 	{ "fi_rx_addr", test_rx_addr },
 	{ "FI_ADDR_STR domain", test_addr_str_domain },
+	{ "FI_ADDR_STR: straddr takes what insert takes", test_addr_str_straddr },
 	{ "FI_ADDR_DPDK domain", test_addr_dpdk_domain },
 	{ "named AV shared by opens", test_named_av },
 	{ "named AV capacity", test_named_av_capacity },
+	{ "named AV: an opener racing the last close", test_named_av_open_race },
+	{ "close refused while an endpoint is bound", test_close_busy },
 	CU_TEST_INFO_NULL,
 };
 

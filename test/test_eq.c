@@ -4,12 +4,16 @@
 
 /*
  * Event queues against fi_eq(3): wait objects NONE, UNSPEC, FD and YIELD,
- * read/readerr/write/sread/strerror, FI_PEEK, sizes and overrun, the FD an
- * epoll set can wait on, fi_trywait, and the objects bound to an EQ.
+ * read/readerr/write/sread/strerror, FI_PEEK, sizes (0: the default) and
+ * provider events that never overrun, timeouts to the tens of milliseconds,
+ * the FD an epoll set can wait on, fi_trywait, error entries of API versions
+ * before 1.5, and the objects bound to an EQ.
  */
 
 #include <arpa/inet.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
@@ -51,14 +55,19 @@ eq_open(enum fi_wait_obj wait_obj, size_t size, uint64_t flags)
 	return eq;
 }
 
-static int64_t
+static double
 ms_since(const struct timespec *t0)
 {
 	struct timespec t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
+
+/* The tens of milliseconds the timeouts are accurate to: never early, and
+ * late by less than this. */
+#define TIMEOUT_MS	50
+#define LATE_MS		90
 
 static void
 test_open(void)
@@ -83,6 +92,7 @@ test_open(void)
 	attr.flags = FI_SEND;
 	CU_ASSERT_EQUAL(fi_eq_open(fabric, &attr, &eq, NULL), -FI_EBADFLAGS);
 	CU_ASSERT_EQUAL(fi_eq_open(fabric, NULL, &eq, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_eq_open(fabric, &attr, NULL, NULL), -FI_EINVAL);
 	/* the fabric cannot close under an EQ */
 	attr.flags = 0;
 	CU_ASSERT_EQUAL_FATAL(fi_eq_open(fabric, &attr, &eq, NULL), 0);
@@ -142,26 +152,56 @@ test_size(void)
 	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
 }
 
+/* fi_eq(3): size is a minimum; 0 asks for the provider's default (1024). */
+static void
+test_size_default(void)
+{
+	struct fid_eq *eq = eq_open(FI_WAIT_NONE, 0, FI_WRITE);
+	struct fi_eq_entry e = { .data = 0 };
+	uint32_t event;
+	int i, written = 0;
+
+	for (i = 0; i < 1024; i++)
+		written += fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0) == sizeof(e);
+	CU_ASSERT_EQUAL(written, 1024);
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &e, sizeof(e), 0), sizeof(e));
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
+	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+}
+
 static void
 test_sread_timeout(void)
 {
-	struct fid_eq *eq = eq_open(FI_WAIT_UNSPEC, 4, FI_WRITE);
+	static const enum fi_wait_obj objs[] = { FI_WAIT_UNSPEC, FI_WAIT_FD, FI_WAIT_YIELD };
 	struct fi_eq_entry e = { .data = 7 };
 	struct timespec t0;
+	struct fid_eq *eq;
 	uint32_t event;
-	int64_t ms;
+	double ms;
+	size_t i;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 200, 0), -FI_EAGAIN);
-	ms = ms_since(&t0);
-	/* never early; late only by scheduling (bound kept loose for CI) */
-	CU_ASSERT(ms >= 200);
-	CU_ASSERT(ms < 1200);
-	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 2000, 0), sizeof(e));
-	CU_ASSERT(ms_since(&t0) < 1000);
-	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		eq = eq_open(objs[i], 4, FI_WRITE);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), TIMEOUT_MS, 0), -FI_EAGAIN);
+		ms = ms_since(&t0);
+		CU_ASSERT(ms >= TIMEOUT_MS);
+		CU_ASSERT(ms < TIMEOUT_MS + LATE_MS);
+		if (ms < TIMEOUT_MS || ms >= TIMEOUT_MS + LATE_MS)
+			fprintf(stderr, "wait object %d: a %d ms sread took %.2f ms\n", objs[i],
+				TIMEOUT_MS, ms);
+		/* a timeout of 0 polls */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 0, 0), -FI_EAGAIN);
+		CU_ASSERT(ms_since(&t0) < LATE_MS);
+		/* an event waiting returns at once */
+		CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 2000, 0), sizeof(e));
+		CU_ASSERT(ms_since(&t0) < LATE_MS);
+		CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+	}
 	/* no wait object, no blocking read */
 	eq = eq_open(FI_WAIT_NONE, 4, 0);
 	CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 10, 0), -FI_EINVAL);
@@ -207,8 +247,10 @@ test_wait_fd_epoll(void)
 	struct fi_eq_entry e = { .data = 1 };
 	enum fi_wait_obj obj;
 	struct fid *fids[1];
+	struct timespec t0;
 	uint32_t event;
 	int fd = -1, ep;
+	double ms;
 
 	CU_ASSERT_EQUAL_FATAL(fi_control(&eq->fid, FI_GETWAIT, &fd), 0);
 	CU_ASSERT(fd >= 0);
@@ -218,7 +260,12 @@ test_wait_fd_epoll(void)
 	CU_ASSERT_EQUAL_FATAL(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
 	fids[0] = &eq->fid;
 	CU_ASSERT_EQUAL(fi_trywait(fabric, fids, 1), 0);
-	CU_ASSERT_EQUAL(epoll_wait(ep, &out, 1, 50), 0);
+	/* an empty EQ's fd waits out the whole timeout, and no more */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_EQUAL(epoll_wait(ep, &out, 1, TIMEOUT_MS), 0);
+	ms = ms_since(&t0);
+	CU_ASSERT(ms >= TIMEOUT_MS - 1);	/* epoll rounds to its own millisecond */
+	CU_ASSERT(ms < TIMEOUT_MS + LATE_MS);
 	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
 	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
 	CU_ASSERT_EQUAL(epoll_wait(ep, &out, 1, 1000), 1);
@@ -240,11 +287,24 @@ test_wait_fd_epoll(void)
 	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
 }
 
-/* Provider events through an AV with FI_EVENT: errors, err_data, overrun. */
+/* Bad addresses, for AV inserts that post errors: port 0, address 0. */
 static void
-test_errors_and_overrun(void)
+bad_addrs(struct sockaddr_in *bad, size_t n)
 {
-	struct fid_eq *eq = eq_open(FI_WAIT_FD, 3, FI_WRITE);
+	memset(bad, 0, n * sizeof(*bad));
+	while (n-- > 0)
+		bad[n].sin_family = AF_INET;
+}
+
+/*
+ * Provider events through an AV with FI_EVENT, into an EQ of size 2: the
+ * provider's own events are never lost, the EQ taking them past its size
+ * (fi_eq(3): the size is a minimum); fi_eq_write() is bounded by it.
+ */
+static void
+test_errors_past_size(void)
+{
+	struct fid_eq *eq = eq_open(FI_WAIT_FD, 2, FI_WRITE);
 	struct fi_av_attr attr = { .type = FI_AV_TABLE, .flags = FI_EVENT };
 	struct sockaddr_in bad[4];
 	struct fi_eq_err_entry err;
@@ -254,15 +314,13 @@ test_errors_and_overrun(void)
 	uint32_t event;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		memset(&bad[i], 0, sizeof(bad[i]));
-		bad[i].sin_family = AF_INET;	/* port 0, address 0: both wrong */
-	}
+	bad_addrs(bad, 4);
 	CU_ASSERT_EQUAL_FATAL(fi_av_open(domain, &attr, &av, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_av_bind(av, &eq->fid, 0), 0);
 	CU_ASSERT_EQUAL(fi_close(&eq->fid), -FI_EBUSY);
-	/* 4 errors and a completion into room for 3 */
+	/* 4 errors and a completion, into room for 2 */
 	CU_ASSERT_EQUAL(fi_av_insert(av, bad, 4, NULL, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), -FI_EAGAIN);
 	memset(&err, 0, sizeof(err));
 	err.err_data = err_buf;
 	err.err_data_size = sizeof(err_buf);
@@ -273,19 +331,75 @@ test_errors_and_overrun(void)
 					      sizeof(str)));
 	CU_ASSERT_STRING_EQUAL(fi_eq_strerror(eq, FI_EINVAL, NULL, NULL, 0),
 			       fi_strerror(FI_EINVAL));
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &e, sizeof(e), 0), -FI_EAVAIL);
 		CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), sizeof(err));
+		CU_ASSERT_EQUAL(err.err, FI_EADDRNOTAVAIL);
 		CU_ASSERT_EQUAL(err.data, (uint64_t)i);
 	}
-	/* the valid events are gone: the overrun is what is left, for good */
-	CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &e, sizeof(e), 0), -FI_EAVAIL);
-	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), sizeof(err));
-	CU_ASSERT_EQUAL(err.err, FI_EOVERRUN);
-	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), sizeof(err));
-	CU_ASSERT_EQUAL(err.err, FI_EOVERRUN);
-	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), -FI_EOVERRUN);
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), -FI_EAGAIN);
+	/* the completion fi_eq(3) promises, and no overrun */
+	CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &e, sizeof(e), 0), sizeof(e));
+	CU_ASSERT_EQUAL(event, FI_AV_COMPLETE);
+	CU_ASSERT_EQUAL(e.data, 0);
+	CU_ASSERT_EQUAL(fi_eq_read(eq, &event, &e, sizeof(e), 0), -FI_EAGAIN);
+	/* the EQ is as good as new */
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
+	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), -FI_EAGAIN);
 	CU_ASSERT_EQUAL(fi_close(&av->fid), 0);
 	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+}
+
+static void
+test_readerr_bad_input(void)
+{
+	struct fid_eq *eq = eq_open(FI_WAIT_NONE, 4, 0);
+	struct fi_eq_err_entry err;
+
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, NULL, 0), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, FI_SEND), -FI_EBADFLAGS);
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+}
+
+/* Before API 1.5 an error entry ends with err_data: readerr writes and counts
+ * no more than that. */
+static void
+test_readerr_before_1_5(void)
+{
+	struct fi_av_attr attr = { .type = FI_AV_TABLE, .flags = FI_EVENT };
+	struct fi_eq_attr eq_attr = { .size = 4, .wait_obj = FI_WAIT_NONE };
+	struct fi_info *hints = fi_allocinfo(), *info = NULL;
+	size_t n = offsetof(struct fi_eq_err_entry, err_data_size);
+	struct fid_fabric *fab = NULL;
+	struct fid_domain *dom = NULL;
+	struct fi_eq_err_entry err;
+	struct sockaddr_in bad;
+	struct fid_eq *eq = NULL;
+	struct fid_av *av = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
+	hints->ep_attr->type = FI_EP_RDM;
+	CU_ASSERT_EQUAL_FATAL(test_getinfo(FI_VERSION(1, 4), NULL, NULL, 0, hints, &info), 0);
+	fi_freeinfo(hints);
+	CU_ASSERT_EQUAL_FATAL(fi_fabric(info->fabric_attr, &fab, NULL), 0);
+	CU_ASSERT_EQUAL(fab->api_version, FI_VERSION(1, 4));
+	CU_ASSERT_EQUAL_FATAL(fi_domain(fab, info, &dom, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_eq_open(fab, &eq_attr, &eq, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(dom, &attr, &av, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_bind(av, &eq->fid, 0), 0);
+	bad_addrs(&bad, 1);
+	CU_ASSERT_EQUAL(fi_av_insert(av, &bad, 1, NULL, 0, NULL), 0);
+	memset(&err, 0xab, sizeof(err));
+	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, 0), (ssize_t)n);
+	CU_ASSERT_EQUAL(err.err, FI_EADDRNOTAVAIL);
+	CU_ASSERT_EQUAL(err.err_data_size, (size_t)0xababababababababULL);
+	CU_ASSERT_EQUAL(fi_close(&av->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&dom->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&fab->fid), 0);
+	fi_freeinfo(info);
 }
 
 static void
@@ -307,10 +421,13 @@ static CU_TestInfo eq_tests[] = {
 	{ "open: wait objects, flags", test_open },
 	{ "write, read, FI_PEEK", test_write_read_peek },
 	{ "size bounds writes", test_size },
+	{ "size 0: the default", test_size_default },
 	{ "sread timeout", test_sread_timeout },
 	{ "sread wakes for an event", test_sread_wakes },
 	{ "FI_WAIT_FD with epoll, fi_trywait", test_wait_fd_epoll },
-	{ "errors, err_data, overrun", test_errors_and_overrun },
+	{ "provider errors past the size, err_data", test_errors_past_size },
+	{ "readerr: bad input", test_readerr_bad_input },
+	{ "readerr before API 1.5", test_readerr_before_1_5 },
 	{ "fi_domain_bind", test_domain_bind },
 	CU_TEST_INFO_NULL,
 };

@@ -54,6 +54,12 @@ parse_mac(const char *s, size_t n, uint8_t mac[6])
 }
 
 int
+dfi_addr_parse_mac(const char *s, uint8_t mac[6])
+{
+	return s == NULL ? -FI_EINVAL : parse_mac(s, strlen(s), mac);
+}
+
+int
 dfi_addr_from_uri(const char *uri, struct dfi_addr *a)
 {
 	char node[INET_ADDRSTRLEN];

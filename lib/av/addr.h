@@ -44,6 +44,13 @@ struct dfi_addr {
 int dfi_addr_from_uri(const char *uri, struct dfi_addr *a);
 
 /**
+ * Parses a MAC address written xx:xx:xx:xx:xx:xx, and nothing after it.
+ *
+ * @return 0, or -FI_EINVAL.
+ */
+int dfi_addr_parse_mac(const char *s, uint8_t mac[6]);
+
+/**
  * Writes the URI of a into buf, truncated to len bytes, NUL included when
  * len > 0.
  *

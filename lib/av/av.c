@@ -11,6 +11,8 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +29,11 @@
 /* Entries sized when the application gives neither count nor ep_per_node. */
 #define AV_DEFAULT_COUNT	4096
 /* Nodes assumed when it gives ep_per_node but no count. */
-#define AV_DEFAULT_NODES	16
+#define AV_DEFAULT_NODES	64
 
 static int av_close(struct fid *fid);
 static int av_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
+static int av_control(struct fid *fid, int command, void *arg);
 static int av_insert(struct fid_av *av, const void *addr, size_t count, fi_addr_t *fi_addr,
 		     uint64_t flags, void *context);
 static int av_insertsvc(struct fid_av *av, const char *node, const char *service,
@@ -48,7 +51,7 @@ static struct fi_ops dfi_av_fi_ops = {
 	.size = sizeof(struct fi_ops),
 	.close = av_close,
 	.bind = av_bind,
-	.control = dfi_no_control,
+	.control = av_control,
 	.ops_open = dfi_no_ops_open,
 	.tostr = dfi_no_tostr,
 	.ops_set = dfi_no_ops_set,
@@ -130,24 +133,34 @@ av_addr_check(const struct dfi_av *av, const struct dfi_addr *a)
 	       FI_EADDRNOTAVAIL : 0;
 }
 
+/* What fails a whole insert call; anything else fails its own address only. */
 static int
-av_check_insert(const struct dfi_av *av, uint64_t flags, const void *context)
+av_check_insert(const struct dfi_av *av, const fi_addr_t *fi_addr, uint64_t flags,
+		const void *context)
 {
-	if ((flags & ~(FI_MORE | FI_SYNC_ERR)) != 0)
+	/* FI_SYNC_ERR is for synchronous inserts only */
+	if ((flags & ~(FI_MORE | FI_SYNC_ERR)) != 0 ||
+	    ((flags & FI_SYNC_ERR) != 0 && (av->flags & FI_EVENT) != 0)) {
+		DFI_WARN(FI_LOG_AV, "insert: flags 0x%" PRIx64 " not supported here", flags);
 		return -FI_EBADFLAGS;
+	}
 	if ((av->flags & FI_READ) != 0) {
 		DFI_WARN(FI_LOG_AV, "insert into an AV opened read-only (FI_READ)");
 		return -FI_EACCES;
 	}
-	if ((av->flags & FI_EVENT) != 0) {
-		if (av->eq == NULL)
-			return -FI_ENOEQ;
-		/* FI_SYNC_ERR is for synchronous inserts only */
-		if ((flags & FI_SYNC_ERR) != 0)
-			return -FI_EBADFLAGS;
+	if ((av->flags & FI_EVENT) != 0 && av->eq == NULL) {
+		DFI_WARN(FI_LOG_AV, "FI_EVENT insert before fi_av_bind() of an EQ");
+		return -FI_ENOEQ;
 	}
-	if ((flags & FI_SYNC_ERR) != 0 && context == NULL)
+	if ((flags & FI_SYNC_ERR) != 0 && context == NULL) {
+		DFI_WARN(FI_LOG_AV, "FI_SYNC_ERR insert with no status array in context");
 		return -FI_EINVAL;
+	}
+	/* fi_av(3): only a table's indices are known without being written out */
+	if (fi_addr == NULL && av->type != FI_AV_TABLE) {
+		DFI_WARN(FI_LOG_AV, "insert into an FI_AV_MAP AV with fi_addr NULL");
+		return -FI_EINVAL;
+	}
 	return 0;
 }
 
@@ -176,6 +189,11 @@ av_insert_n(struct dfi_av *av, size_t count, av_addr_fn get, const void *arg,
 	uint32_t idx;
 	int err;
 
+	/* a synchronous insert returns the count it inserted as an int */
+	if (count > INT_MAX) {
+		DFI_WARN(FI_LOG_AV, "insert of %zu addresses: at most INT_MAX per call", count);
+		return -FI_EINVAL;
+	}
 	dfi_avs_lock(&av->store);
 	for (i = 0; i < count; i++) {
 		err = get(av, arg, i, &a);
@@ -198,26 +216,39 @@ av_insert_n(struct dfi_av *av, size_t count, av_addr_fn get, const void *arg,
 	if (!events)
 		return (int)inserted;
 	done.data = inserted;
+	/* The EQ takes every event the provider posts, past its size if need be:
+	 * the completion fi_eq(3) promises always arrives. */
 	dfi_eq_post(av->eq, FI_AV_COMPLETE, &done, sizeof(done), NULL);
 	return 0;
+}
+
+/* The size of one binary address of the domain's format. */
+static size_t
+av_addr_size(const struct dfi_av *av)
+{
+	return av->addr_format == FI_ADDR_DPDK ? sizeof(struct fi_dpdk_addr) :
+	       sizeof(struct sockaddr_in);
+}
+
+/* One address of the domain's format. A string's length is its own: insert and
+ * straddr take the same strings. */
+static int
+av_decode(const struct dfi_av *av, const void *addr, struct dfi_addr *a)
+{
+	if (av->addr_format == FI_ADDR_STR)
+		return dfi_addr_from_uri(addr, a);
+	return dfi_addr_decode(av->addr_format, addr, av_addr_size(av), a);
 }
 
 /* fi_av_insert(): an array of addresses in the domain's format. */
 static int
 av_addr_from_array(const struct dfi_av *av, const void *arg, size_t i, struct dfi_addr *a)
 {
-	const char *const *strs = arg;
+	const void *addr = av->addr_format == FI_ADDR_STR ?
+			   (const void *)((const char *const *)arg)[i] :
+			   (const void *)((const uint8_t *)arg + i * av_addr_size(av));
 
-	switch (av->addr_format) {
-	case FI_ADDR_STR:
-		return strs[i] != NULL && dfi_addr_from_uri(strs[i], a) == 0 ? 0 : FI_EINVAL;
-	case FI_ADDR_DPDK:
-		return dfi_addr_decode(FI_ADDR_DPDK, (const struct fi_dpdk_addr *)arg + i,
-				       sizeof(struct fi_dpdk_addr), a) == 0 ? 0 : FI_EINVAL;
-	default:
-		return dfi_addr_decode(FI_SOCKADDR_IN, (const struct sockaddr_in *)arg + i,
-				       sizeof(struct sockaddr_in), a) == 0 ? 0 : FI_EINVAL;
-	}
+	return av_decode(av, addr, a) == 0 ? 0 : FI_EINVAL;
 }
 
 static int
@@ -227,11 +258,13 @@ av_insert(struct fid_av *av_fid, const void *addr, size_t count, fi_addr_t *fi_a
 	struct dfi_av *av = container_of(av_fid, struct dfi_av, av_fid);
 	int ret;
 
-	ret = av_check_insert(av, flags, context);
+	ret = av_check_insert(av, fi_addr, flags, context);
 	if (ret != 0)
 		return ret;
-	if (addr == NULL && count != 0)
+	if (addr == NULL && count != 0) {
+		DFI_WARN(FI_LOG_AV, "fi_av_insert: addr NULL with a count of %zu", count);
 		return -FI_EINVAL;
+	}
 	return av_insert_n(av, count, av_addr_from_array, addr, fi_addr, flags, context);
 }
 
@@ -246,10 +279,11 @@ av_addr_from_uri(const struct dfi_av *av __rte_unused, const void *arg, size_t i
 /* -- fi_av_insertsym(): nodecnt nodes x svccnt services -- */
 
 struct sym_range {
-	struct dfi_addr *nodes;		/* resolved node i; kind NONE: failed */
-	int *node_err;
+	struct dfi_addr *nodes;		/* node i's address, port unset */
+	int *node_err;			/* 0, or what fails node i's entries */
 	size_t svccnt;
 	uint32_t port;			/* first service, host order */
+	int err;			/* 0, or what fails every entry */
 };
 
 static int
@@ -259,6 +293,8 @@ av_addr_from_range(const struct dfi_av *av __rte_unused, const void *arg, size_t
 	const struct sym_range *r = arg;
 	size_t node = i / r->svccnt, svc = i % r->svccnt;
 
+	if (r->err != 0)
+		return r->err;
 	if (r->node_err[node] != 0)
 		return r->node_err[node];
 	if (r->port + svc > UINT16_MAX)
@@ -268,8 +304,8 @@ av_addr_from_range(const struct dfi_av *av __rte_unused, const void *arg, size_t
 	return 0;
 }
 
-/* A MAC as 48-bit integer, for ranges of raw-Ethernet nodes. */
-static void
+/* A MAC plus n, as a 48-bit integer: FI_EINVAL past ff:ff:ff:ff:ff:ff. */
+static int
 mac_add(uint8_t mac[6], uint64_t n)
 {
 	uint64_t v = 0;
@@ -277,9 +313,25 @@ mac_add(uint8_t mac[6], uint64_t n)
 
 	for (b = 0; b < 6; b++)
 		v = v << 8 | mac[b];
+	if (n > 0xffffffffffffULL - v)
+		return FI_EINVAL;
 	v += n;
 	for (b = 5; b >= 0; b--, v >>= 8)
 		mac[b] = (uint8_t)v;
+	return 0;
+}
+
+/* Node i of a numeric range (IPv4 or MAC): FI_EINVAL past the last address. */
+static int
+node_nth(const struct dfi_addr *base, size_t i, struct dfi_addr *a)
+{
+	*a = *base;
+	if (a->kind == DFI_ADDR_ETH)
+		return mac_add(a->mac, i);
+	if ((uint64_t)ntohl(base->ipv4) + i > UINT32_MAX)
+		return FI_EINVAL;
+	a->ipv4 = htonl(ntohl(base->ipv4) + (uint32_t)i);
+	return 0;
 }
 
 static int
@@ -296,7 +348,8 @@ resolve_host(const char *host, struct dfi_addr *a)
 	return 0;
 }
 
-/* "host10" + 2 -> "host12": the numeric suffix counts, keeping its width. */
+/* "host10" + 2 -> "host12": the numeric suffix counts, keeping its width. A
+ * name without one names node 0 only (fi_av(3)): FI_EINVAL for the others. */
 static int
 hostname_nth(const char *node, size_t i, char *buf, size_t len)
 {
@@ -305,56 +358,51 @@ hostname_nth(const char *node, size_t i, char *buf, size_t len)
 
 	while (digits < n && isdigit((unsigned char)node[n - 1 - digits]))
 		digits++;
-	if (digits == 0 || digits > 18)
-		return i == 0 ? (snprintf(buf, len, "%s", node), 0) : -FI_EINVAL;
+	if (digits == 0 || digits > 18) {
+		if (i != 0)
+			return FI_EINVAL;
+		snprintf(buf, len, "%s", node);
+		return 0;
+	}
 	base = strtoull(node + n - digits, NULL, 10);
 	snprintf(buf, len, "%.*s%0*llu", (int)(n - digits), node, (int)digits,
 		 base + (unsigned long long)i);
 	return 0;
 }
 
-/* Resolves the nodecnt nodes; an unresolvable node fails only its own entries. */
-static int
+/* Resolves the nodecnt nodes; a node that cannot be formed or resolved fails
+ * only its own entries. */
+static void
 sym_nodes(const struct dfi_av *av, const char *node, size_t nodecnt, struct sym_range *r)
 {
+	struct dfi_addr base = { .kind = DFI_ADDR_NONE };
 	char host[NI_MAXHOST];
-	struct dfi_addr base;
-	uint8_t mac[6];
+	int base_err = 0;
 	size_t i;
-	int ret;
 
-	memset(&base, 0, sizeof(base));
 	if (av->addr_format == FI_ADDR_DPDK) {
 		/* nodes are MAC addresses */
-		if (dfi_addr_from_uri(node, &base) != 0) {
-			if (sscanf(node, "%2hhx:%2hhx:%2hhx:%2hhx:%2hhx:%2hhx", &mac[0], &mac[1],
-				   &mac[2], &mac[3], &mac[4], &mac[5]) != 6)
-				return -FI_EINVAL;
-			base.kind = DFI_ADDR_ETH;
-			memcpy(base.mac, mac, sizeof(mac));
+		base.kind = DFI_ADDR_ETH;
+		if (dfi_addr_parse_mac(node, base.mac) != 0) {
+			DFI_INFO(FI_LOG_AV, "insertsym: node '%s' is no MAC address", node);
+			base_err = FI_EINVAL;
 		}
-		for (i = 0; i < nodecnt; i++) {
-			r->nodes[i] = base;
-			mac_add(r->nodes[i].mac, i);
-		}
-		return 0;
-	}
-	if (inet_pton(AF_INET, node, &base.ipv4) == 1) {
-		for (i = 0; i < nodecnt; i++) {
-			r->nodes[i].kind = DFI_ADDR_IPV4;
-			r->nodes[i].ipv4 = htonl(ntohl(base.ipv4) + (uint32_t)i);
-		}
-		return 0;
+	} else if (inet_pton(AF_INET, node, &base.ipv4) == 1) {
+		base.kind = DFI_ADDR_IPV4;
 	}
 	for (i = 0; i < nodecnt; i++) {
-		ret = hostname_nth(node, i, host, sizeof(host));
-		if (ret != 0)
-			return ret;
-		r->node_err[i] = resolve_host(host, &r->nodes[i]);
+		if (base.kind != DFI_ADDR_NONE) {
+			r->node_err[i] = base_err != 0 ? base_err : node_nth(&base, i, &r->nodes[i]);
+			continue;
+		}
+		r->node_err[i] = hostname_nth(node, i, host, sizeof(host));
+		if (r->node_err[i] == 0)
+			r->node_err[i] = resolve_host(host, &r->nodes[i]);
 	}
-	return 0;
 }
 
+/* The first port of a service range: 0, or FI_EINVAL, which fails every entry.
+ * Port 0 is let through: it fails as any address with port 0 does. */
 static int
 sym_service(const char *service, size_t svccnt, uint32_t *port)
 {
@@ -363,16 +411,22 @@ sym_service(const char *service, size_t svccnt, uint32_t *port)
 	unsigned long v;
 	char *end;
 
+	if (service == NULL) {
+		DFI_INFO(FI_LOG_AV, "insertsym: a node that is no address string needs a service");
+		return FI_EINVAL;
+	}
 	v = strtoul(service, &end, 10);
-	if (*service != '\0' && *end == '\0') {
-		if (v == 0 || v > UINT16_MAX)
-			return -FI_EINVAL;
+	if (*service != '\0' && *end == '\0' && v <= UINT16_MAX) {
 		*port = (uint32_t)v;
 		return 0;
 	}
 	/* a service name has no successor */
-	if (svccnt != 1 || getaddrinfo(NULL, service, &hints, &res) != 0)
-		return -FI_EINVAL;
+	if (svccnt > 1 || isdigit((unsigned char)*service) ||
+	    getaddrinfo(NULL, service, &hints, &res) != 0) {
+		DFI_INFO(FI_LOG_AV, "insertsym: service '%s' is no port (or range of ports)",
+			 service);
+		return FI_EINVAL;
+	}
 	*port = ntohs(((const struct sockaddr_in *)(const void *)res->ai_addr)->sin_port);
 	freeaddrinfo(res);
 	return 0;
@@ -384,35 +438,37 @@ av_insertsym(struct fid_av *av_fid, const char *node, size_t nodecnt, const char
 {
 	struct dfi_av *av = container_of(av_fid, struct dfi_av, av_fid);
 	struct sym_range r = { .svccnt = svccnt };
+	size_t count;
 	int ret;
 
-	ret = av_check_insert(av, flags, context);
+	ret = av_check_insert(av, fi_addr, flags, context);
 	if (ret != 0)
 		return ret;
-	if (node == NULL || nodecnt == 0 || svccnt == 0 ||
-	    nodecnt > DFI_AVS_MAX_ENTRIES || svccnt > UINT16_MAX)
+	/* checked before the nodes are resolved, as av_insert_n() would refuse it */
+	if (node == NULL || (svccnt != 0 && nodecnt > INT_MAX / svccnt)) {
+		DFI_WARN(FI_LOG_AV, "insertsym: node NULL, or nodecnt x svccnt above INT_MAX");
 		return -FI_EINVAL;
-	/* An FI_ADDR_STR node stands alone, with no service. */
+	}
+	count = nodecnt * svccnt;
 	if (strstr(node, "://") != NULL) {
-		if (service != NULL || nodecnt != 1 || svccnt != 1)
-			return -FI_EINVAL;
-		return av_insert_n(av, 1, av_addr_from_uri, node, fi_addr, flags, context);
+		/* An FI_ADDR_STR node stands alone, with no service. */
+		if (service == NULL && count == 1)
+			return av_insert_n(av, 1, av_addr_from_uri, node, fi_addr, flags, context);
+		DFI_INFO(FI_LOG_AV, "insertsym: an address string takes no service, no range");
+		r.err = FI_EINVAL;
+	} else {
+		r.err = sym_service(service, svccnt, &r.port);
 	}
-	if (service == NULL)
-		return -FI_EINVAL;
-	ret = sym_service(service, svccnt, &r.port);
-	if (ret != 0)
-		return ret;
-	r.nodes = calloc(nodecnt, sizeof(*r.nodes));
-	r.node_err = calloc(nodecnt, sizeof(*r.node_err));
-	if (r.nodes == NULL || r.node_err == NULL) {
-		ret = -FI_ENOMEM;
-		goto out;
+	if (r.err == 0 && count != 0) {
+		r.nodes = calloc(nodecnt, sizeof(*r.nodes));
+		r.node_err = calloc(nodecnt, sizeof(*r.node_err));
+		if (r.nodes == NULL || r.node_err == NULL) {
+			ret = -FI_ENOMEM;
+			goto out;
+		}
+		sym_nodes(av, node, nodecnt, &r);
 	}
-	ret = sym_nodes(av, node, nodecnt, &r);
-	if (ret == 0)
-		ret = av_insert_n(av, nodecnt * svccnt, av_addr_from_range, &r, fi_addr, flags,
-				  context);
+	ret = av_insert_n(av, count, av_addr_from_range, &r, fi_addr, flags, context);
 out:
 	free(r.nodes);
 	free(r.node_err);
@@ -468,8 +524,10 @@ av_lookup(struct fid_av *av_fid, fi_addr_t fi_addr, void *addr, size_t *addrlen)
 	const struct dfi_av_entry *e;
 	struct dfi_addr a;
 
-	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
+	if (addrlen == NULL || (addr == NULL && *addrlen != 0)) {
+		DFI_WARN(FI_LOG_AV, "fi_av_lookup: addrlen NULL, or addr NULL with a length");
 		return -FI_EINVAL;
+	}
 	e = dfi_av_resolve(av, fi_addr);
 	if (e == NULL)
 		return -FI_EINVAL;
@@ -484,13 +542,12 @@ av_straddr(struct fid_av *av_fid, const void *addr, char *buf, size_t *len)
 {
 	struct dfi_av *av = container_of(av_fid, struct dfi_av, av_fid);
 	struct dfi_addr a;
-	size_t n = av->addr_format == FI_ADDR_STR ? DFI_ADDR_STRLEN :
-		   av->addr_format == FI_ADDR_DPDK ? sizeof(struct fi_dpdk_addr) :
-		   sizeof(struct sockaddr_in);
 
-	if (len == NULL || (buf == NULL && *len != 0))
+	if (len == NULL || (buf == NULL && *len != 0)) {
+		DFI_WARN(FI_LOG_AV, "fi_av_straddr: len NULL, or buf NULL with a length");
 		return NULL;
-	if (addr == NULL || dfi_addr_decode(av->addr_format, addr, n, &a) != 0) {
+	}
+	if (addr == NULL || av_decode(av, addr, &a) != 0) {
 		DFI_INFO(FI_LOG_AV, "fi_av_straddr: not an address of this domain's format");
 		return NULL;
 	}
@@ -513,8 +570,10 @@ av_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	struct dfi_av *av = container_of(fid, struct dfi_av, av_fid.fid);
 	struct dfi_eq *eq = dfi_eq_from_fid(bfid);
 
-	if (flags != 0)
+	if (flags != 0) {
+		DFI_WARN(FI_LOG_AV, "fi_av_bind: flags are reserved, must be 0");
 		return -FI_EBADFLAGS;
+	}
 	if (eq == NULL || eq->fabric != av->domain->fabric) {
 		DFI_WARN(FI_LOG_AV, "an AV binds to an event queue of its fabric only");
 		return -FI_EINVAL;
@@ -523,6 +582,21 @@ av_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		return -FI_EBUSY;
 	dfi_eq_hold(eq);
 	av->eq = eq;
+	return 0;
+}
+
+static int
+av_control(struct fid *fid, int command, void *arg)
+{
+	struct dfi_av *av = container_of(fid, struct dfi_av, av_fid.fid);
+
+	if (command != DFI_AV_GETSTATS)
+		return -FI_ENOSYS;
+	if (arg == NULL)
+		return -FI_EINVAL;
+	dfi_avs_lock(&av->store);
+	dfi_avs_stats(&av->store, arg);
+	dfi_avs_unlock(&av->store);
 	return 0;
 }
 
@@ -584,6 +658,20 @@ av_check_attr(const struct dfi_domain *domain, const struct fi_av_attr *attr)
 	return 0;
 }
 
+/* Entries allocated at open: count, else ep_per_node endpoints on each of
+ * AV_DEFAULT_NODES nodes (never fewer than the default). A private AV grows
+ * past it; a named one keeps it as its capacity. */
+static uint32_t
+av_initial_count(const struct fi_av_attr *attr)
+{
+	if (attr->count != 0)
+		return (uint32_t)attr->count;
+	/* checked: ep_per_node <= 2^24, no overflow */
+	return (uint32_t)RTE_MIN(RTE_MAX(attr->ep_per_node * AV_DEFAULT_NODES,
+					 (size_t)AV_DEFAULT_COUNT),
+				 (size_t)DFI_AVS_MAX_ENTRIES);
+}
+
 int
 dfi_av_open(struct fid_domain *domain_fid, struct fi_av_attr *attr, struct fid_av **av_fid,
 	    void *context)
@@ -594,18 +682,16 @@ dfi_av_open(struct fid_domain *domain_fid, struct fi_av_attr *attr, struct fid_a
 	uint32_t count, shared_type;
 	int ret;
 
-	if (domain == NULL || attr == NULL || av_fid == NULL)
+	if (domain == NULL || attr == NULL || av_fid == NULL) {
+		DFI_WARN(FI_LOG_AV, "fi_av_open: attr or av NULL");
 		return -FI_EINVAL;
+	}
 	ret = av_check_attr(domain, attr);
 	if (ret == 0)
 		ret = av_resolve_type(domain, attr->type, &type);
 	if (ret != 0)
 		return ret;
-	count = (uint32_t)attr->count;
-	if (count == 0)
-		count = attr->ep_per_node != 0 ?
-			(uint32_t)RTE_MIN(attr->ep_per_node * AV_DEFAULT_NODES,
-					  (size_t)DFI_AVS_MAX_ENTRIES) : AV_DEFAULT_COUNT;
+	count = av_initial_count(attr);
 
 	av = calloc(1, sizeof(*av));
 	if (av == NULL)

@@ -28,6 +28,13 @@
 #define DFI_AV_GEN_MASK		((1ULL << DFI_AV_GEN_BITS) - 1)
 #define DFI_AV_MAX_RX_CTX_BITS	16
 
+/*
+ * fi_control() command on an AV, for the tests: copies a struct
+ * dfi_avs_stats (capacity, growth since open, memory). Internal: not in
+ * fi_ext_dpdk.h, and no promise to applications.
+ */
+#define DFI_AV_GETSTATS		((int)(FI_PROV_SPECIFIC | 0xa5))
+
 struct dfi_domain;
 struct dfi_eq;
 

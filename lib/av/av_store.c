@@ -25,8 +25,6 @@
 #include "dfi.h"
 #include "av_store.h"
 
-#define AVS_MAGIC		0x6466692d61767331ULL	/* "dfi-avs1" */
-#define AVS_DEAD		0x646669646561640aULL
 #define AVS_VERSION		1
 #define AVS_MIN_BUCKETS		1024u
 #define AVS_L2_WORDS		(DFI_AVS_MAX_CHUNKS / 64)
@@ -64,6 +62,16 @@ entry_holds(const struct dfi_av_entry *e, const struct dfi_addr *a)
 	if (a->kind == DFI_ADDR_ETH)
 		return memcmp(e->mac, a->mac, sizeof(e->mac)) == 0;
 	return e->ipv4 == a->ipv4;
+}
+
+void
+dfi_avs_stats(const struct dfi_av_store *s, struct dfi_avs_stats *st)
+{
+	st->capacity = s->hdr->capacity;
+	st->used = s->hdr->used;
+	st->chunks_added = s->chunks_added;
+	st->rehashes = s->rehashes;
+	st->bytes = s->bytes;
 }
 
 void
@@ -312,7 +320,7 @@ shm_create(int fd, uint32_t count, uint32_t av_type, void **region, size_t *len)
 	pthread_mutex_init(&hdr->lock, &mattr);
 	pthread_mutexattr_destroy(&mattr);
 	/* openers wait for the magic: it is written last */
-	__atomic_store_n(&hdr->magic, AVS_MAGIC, __ATOMIC_RELEASE);
+	__atomic_store_n(&hdr->magic, DFI_AVS_MAGIC, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -334,12 +342,12 @@ shm_attach(int fd, void **region, size_t *len)
 				return -errno;
 			hdr = *region;
 			magic = __atomic_load_n(&hdr->magic, __ATOMIC_ACQUIRE);
-			if (magic == AVS_MAGIC && hdr->version == AVS_VERSION) {
+			if (magic == DFI_AVS_MAGIC && hdr->version == AVS_VERSION) {
 				*len = (size_t)st.st_size;
 				return 0;
 			}
 			munmap(*region, (size_t)st.st_size);
-			if (magic == AVS_DEAD)
+			if (magic == DFI_AVS_DEAD)
 				return -FI_EAGAIN;	/* its last user is removing it */
 		}
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
@@ -364,15 +372,55 @@ shm_name(const char *name, char *buf, size_t len)
 	return 0;
 }
 
+/* Creates the region at path, or maps the existing one. */
+static int
+shm_get(const char *path, uint32_t count, bool readonly, uint32_t av_type, void **region,
+	size_t *len, bool *created)
+{
+	int fd, ret;
+
+	*created = false;
+	fd = readonly ? -1 : shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd >= 0) {
+		ret = shm_create(fd, count, av_type, region, len);
+		close(fd);
+		if (ret != 0)
+			shm_unlink(path);
+		*created = ret == 0;
+		return ret;
+	}
+	if (!readonly && errno != EEXIST)
+		return -errno;
+	fd = shm_open(path, O_RDWR, 0);
+	if (fd < 0) {
+		if (errno == ENOENT && readonly)
+			return -FI_ENOENT;
+		/* removed since O_EXCL saw it: create it again */
+		return errno == ENOENT ? -FI_EAGAIN : -errno;
+	}
+	ret = shm_attach(fd, region, len);
+	close(fd);
+	return ret;
+}
+
+static void
+shm_unview(struct dfi_av_store *s)
+{
+	munmap(s->region, s->region_len);
+	free(s->chunks);
+	free(s->chunk_free);
+	memset(s, 0, sizeof(*s));
+}
+
 int
 dfi_avs_open_shared(struct dfi_av_store *s, const char *name, uint32_t count, bool readonly,
 		    uint32_t *av_type)
 {
 	char path[AVS_NAME_MAX + 16];
-	bool created = false;
+	bool created, alive;
 	void *region = NULL;
 	size_t len = 0;
-	int fd, ret = -FI_EAGAIN, tries;
+	int ret, tries;
 
 	memset(s, 0, sizeof(*s));
 	ret = shm_name(name, path, sizeof(path));
@@ -382,43 +430,32 @@ dfi_avs_open_shared(struct dfi_av_store *s, const char *name, uint32_t count, bo
 		return -FI_EINVAL;
 	/* Create it, or attach to it; retry if its last user removes it meanwhile. */
 	for (tries = 0, ret = -FI_EAGAIN; tries < 3 && ret == -FI_EAGAIN; tries++) {
-		fd = readonly ? -1 : shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-		if (fd >= 0) {
-			ret = shm_create(fd, count, *av_type, &region, &len);
-			close(fd);
-			if (ret != 0)
-				shm_unlink(path);
-			created = ret == 0;
-			break;
-		}
-		if (!readonly && errno != EEXIST)
-			return -errno;
-		fd = shm_open(path, O_RDWR, 0);
-		if (fd < 0) {
-			if (errno == ENOENT && readonly)
-				return -FI_ENOENT;
-			ret = errno == ENOENT ? -FI_EAGAIN : -errno;
+		ret = shm_get(path, count, readonly, *av_type, &region, &len, &created);
+		if (ret != 0)
 			continue;
+		ret = shm_view(s, region, len);
+		if (ret != 0) {
+			if (created)
+				shm_unlink(path);
+			s->region = region;
+			s->region_len = len;
+			shm_unview(s);
+			return ret;
 		}
-		ret = shm_attach(fd, &region, &len);
-		close(fd);
+		/* The last user marks it dead under the lock before unlinking it: an
+		 * opener that attached just before must not count itself in. */
+		dfi_avs_lock(s);
+		alive = __atomic_load_n(&s->hdr->magic, __ATOMIC_ACQUIRE) == DFI_AVS_MAGIC;
+		if (alive && !created)
+			s->hdr->opens++;
+		*av_type = s->hdr->av_type;
+		dfi_avs_unlock(s);
+		if (alive)
+			return 0;
+		shm_unview(s);
+		ret = -FI_EAGAIN;
 	}
-	if (ret != 0)
-		return ret;
-	ret = shm_view(s, region, len);
-	if (ret != 0) {
-		munmap(region, len);
-		free(s->chunks);
-		free(s->chunk_free);
-		memset(s, 0, sizeof(*s));
-		return ret;
-	}
-	dfi_avs_lock(s);
-	if (!created)
-		s->hdr->opens++;
-	*av_type = s->hdr->av_type;
-	dfi_avs_unlock(s);
-	return 0;
+	return ret;
 }
 
 void
@@ -432,14 +469,11 @@ dfi_avs_fini(struct dfi_av_store *s, const char *name)
 		dfi_avs_lock(s);
 		last = --s->hdr->opens == 0;
 		if (last)
-			__atomic_store_n(&s->hdr->magic, AVS_DEAD, __ATOMIC_RELEASE);
+			__atomic_store_n(&s->hdr->magic, DFI_AVS_DEAD, __ATOMIC_RELEASE);
 		dfi_avs_unlock(s);
 		if (last && name != NULL && shm_name(name, path, sizeof(path)) == 0)
 			shm_unlink(path);
-		munmap(s->region, s->region_len);
-		free(s->chunks);
-		free(s->chunk_free);
-		memset(s, 0, sizeof(*s));
+		shm_unview(s);
 		return;
 	}
 	if (s->chunks != NULL) {
@@ -555,6 +589,7 @@ rehash_step(struct dfi_av_store *s)
 	if (grown == NULL)
 		return;	/* longer chains, still correct */
 	s->bytes += sizeof(*grown) * nb;
+	s->rehashes++;
 	s->old_buckets = s->buckets;
 	s->old_mask = s->bucket_mask;
 	s->migrate_pos = 0;
@@ -576,6 +611,7 @@ dfi_avs_insert(struct dfi_av_store *s, const struct dfi_addr *a, uint32_t *idx_o
 		ret = s->shared ? -FI_ENOSPC : add_chunk(s);
 		if (ret != 0)
 			return ret;
+		s->chunks_added++;
 		idx = lowest_free(s);
 	}
 	mark_used(s, (uint32_t)idx);

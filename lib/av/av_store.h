@@ -32,6 +32,11 @@
 #define DFI_AVS_MAX_CHUNKS	4096u
 #define DFI_AVS_MAX_ENTRIES	(DFI_AVS_CHUNK * DFI_AVS_MAX_CHUNKS)	/* 2^24 */
 
+/* The header's magic: a shared store is usable while it reads DFI_AVS_MAGIC;
+ * its last user writes DFI_AVS_DEAD, under the lock, before removing it. */
+#define DFI_AVS_MAGIC		0x6466692d61767331ULL	/* "dfi-avs1" */
+#define DFI_AVS_DEAD		0x646669646561640aULL
+
 /** One address; kind DFI_ADDR_NONE marks a free slot. 24 bytes. */
 struct dfi_av_entry {
 	uint32_t ipv4;		/* network byte order */
@@ -77,6 +82,17 @@ struct dfi_av_store {
 	void **retired;			/* old bucket tables, freed at fini */
 	uint32_t nb_retired;
 	size_t bytes;			/* memory held, for the benchmark */
+	uint32_t chunks_added;		/* by inserts, past the chunks sized at open */
+	uint32_t rehashes;		/* reverse index tables outgrown */
+};
+
+/** What a store holds and how often it grew since it was opened. */
+struct dfi_avs_stats {
+	uint64_t capacity;		/* entries allocated */
+	uint64_t used;
+	uint64_t chunks_added;		/* by inserts, past the capacity sized at open */
+	uint64_t rehashes;		/* times the reverse index was outgrown */
+	uint64_t bytes;			/* memory held by this process's view */
 };
 
 /**
@@ -93,8 +109,12 @@ int dfi_avs_init(struct dfi_av_store *s, uint32_t count, int numa_node);
  *
  * @param av_type
  *   In: the type for a new store. Out: the store's type.
+ * An opener that finds the store being removed by its last user (marked
+ * dead, under the lock) does not join it: it starts over, creating it anew.
+ *
  * @return 0, -FI_EINVAL for a malformed name, -FI_ENOENT when readonly and
- *   the store does not exist, -FI_ENOMEM, or another negative errno.
+ *   the store does not exist, -FI_EAGAIN when it was being removed at each
+ *   of three tries, -FI_ENOMEM, or another negative errno.
  */
 int dfi_avs_open_shared(struct dfi_av_store *s, const char *name, uint32_t count,
 			bool readonly, uint32_t *av_type);
@@ -136,6 +156,9 @@ dfi_avs_get(const struct dfi_av_store *s, uint32_t idx)
 		return NULL;
 	return e;
 }
+
+/** Reads the store's figures. Writer lock held. */
+void dfi_avs_stats(const struct dfi_av_store *s, struct dfi_avs_stats *st);
 
 /** Copies an entry's address out. */
 void dfi_avs_entry_addr(const struct dfi_av_entry *e, struct dfi_addr *a);

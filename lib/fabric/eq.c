@@ -5,10 +5,12 @@
 /*
  * Event queues. Control-path only, so a mutex guards everything and events
  * are allocated as they come. The eventfd counter is non-zero exactly while
- * something is waiting to be read (events, errors, or an overrun).
+ * something is waiting to be read (events, errors, or an overrun). Blocking
+ * reads wait on it with nanosecond deadlines.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "dfi.h"
 #include "eq.h"
@@ -144,27 +147,21 @@ eq_dequeue(struct dfi_eq *eq, struct dfi_eq_event *ev, bool error)
 	eq_signal_update(eq, was_waiting);
 }
 
-int
+void
 dfi_eq_post(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
 	    const struct fi_eq_err_entry *err)
 {
 	bool was_waiting;
-	int ret;
 
 	pthread_mutex_lock(&eq->lock);
-	if (eq->overrun) {
-		ret = -FI_EOVERRUN;
-	} else if (eq->count >= eq->size) {
+	/* fi_eq(3): an overrun EQ reports no further events */
+	if (!eq->overrun && eq_enqueue(eq, event, entry, len, err) != 0) {
 		was_waiting = eq_waiting(eq);
 		eq->overrun = true;
 		eq_signal_update(eq, was_waiting);
-		DFI_WARN(FI_LOG_EQ, "event queue overrun (size %zu): events are lost", eq->size);
-		ret = -FI_EOVERRUN;
-	} else {
-		ret = eq_enqueue(eq, event, entry, len, err);
+		DFI_WARN(FI_LOG_EQ, "event queue overrun: out of memory, an event is lost");
 	}
 	pthread_mutex_unlock(&eq->lock);
-	return ret;
 }
 
 void
@@ -231,10 +228,14 @@ eq_readerr(struct fid_eq *eq_fid, struct fi_eq_err_entry *buf, uint64_t flags)
 	struct dfi_eq_event *ev;
 	size_t n;
 
-	if ((flags & ~FI_PEEK) != 0)
+	if ((flags & ~FI_PEEK) != 0) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_readerr: flags 0x%" PRIx64 " not supported", flags);
 		return -FI_EBADFLAGS;
-	if (buf == NULL)
+	}
+	if (buf == NULL) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_readerr: buf NULL");
 		return -FI_EINVAL;
+	}
 	pthread_mutex_lock(&eq->lock);
 	ev = TAILQ_FIRST(&eq->errors);
 	if (ev != NULL) {
@@ -250,14 +251,15 @@ eq_readerr(struct fid_eq *eq_fid, struct fi_eq_err_entry *buf, uint64_t flags)
 	/* No provider error data: an application buffer is left empty. */
 	entry.err_data = buf->err_data_size != 0 ? buf->err_data : NULL;
 	entry.err_data_size = 0;
-	/* Before 1.5 the entry ended with err_data. */
+	/* Before 1.5 the entry ended with err_data: that much is written and
+	 * counted, the caller's buffer being no larger. */
 	n = version != 0 && version < FI_VERSION(1, 5) ?
 	    offsetof(struct fi_eq_err_entry, err_data_size) : sizeof(entry);
 	memcpy(buf, &entry, n);
 	if (ev != NULL && (flags & FI_PEEK) == 0)
 		eq_dequeue(eq, ev, true);
 	pthread_mutex_unlock(&eq->lock);
-	return (ssize_t)sizeof(entry);
+	return (ssize_t)n;
 }
 
 static ssize_t
@@ -286,12 +288,12 @@ eq_write(struct fid_eq *eq_fid, uint32_t event, const void *buf, size_t len, uin
 }
 
 static int64_t
-now_ms(void)
+now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }
 
 static ssize_t
@@ -299,8 +301,11 @@ eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int time
 	 uint64_t flags)
 {
 	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
-	int64_t deadline = timeout >= 0 ? now_ms() + timeout : INT64_MAX;
+	/* in ns, so that a wait is never cut short by a rounded clock */
+	int64_t deadline = timeout >= 0 ? now_ns() + (int64_t)timeout * (NS_PER_S / MS_PER_S) :
+			   INT64_MAX;
 	struct pollfd pfd = { .fd = eq->fd, .events = POLLIN };
+	struct timespec ts;
 	int64_t left;
 	ssize_t ret;
 
@@ -314,15 +319,16 @@ eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int time
 		ret = eq_read(eq_fid, event, buf, len, flags);
 		if (ret != -FI_EAGAIN)
 			return ret;
-		left = deadline - now_ms();
+		left = deadline - now_ns();
 		if (left <= 0)
 			return -FI_EAGAIN;
 		if (eq->fd < 0) {
 			sched_yield();
 			continue;
 		}
-		if (poll(&pfd, 1, timeout >= 0 ? (int)RTE_MIN(left, INT32_MAX) : -1) < 0 &&
-		    errno == EINTR)
+		ts.tv_sec = left / NS_PER_S;
+		ts.tv_nsec = left % NS_PER_S;
+		if (ppoll(&pfd, 1, timeout >= 0 ? &ts : NULL, NULL) < 0 && errno == EINTR)
 			return -FI_EAGAIN;	/* signaled, as fi_eq(3) allows */
 	}
 }
@@ -390,10 +396,14 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 	struct dfi_fabric *fabric = dfi_fabric_from_fid(fabric_fid);
 	struct dfi_eq *eq;
 
-	if (fabric == NULL || attr == NULL || eq_fid == NULL)
+	if (fabric == NULL || attr == NULL || eq_fid == NULL) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_open: attr or eq NULL");
 		return -FI_EINVAL;
-	if ((attr->flags & ~(FI_WRITE | FI_AFFINITY)) != 0)
+	}
+	if ((attr->flags & ~(FI_WRITE | FI_AFFINITY)) != 0) {
+		DFI_WARN(FI_LOG_EQ, "fi_eq_open: flags 0x%" PRIx64 " not supported", attr->flags);
 		return -FI_EBADFLAGS;
+	}
 	switch (attr->wait_obj) {
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
@@ -420,6 +430,7 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 	pthread_mutex_init(&eq->lock, NULL);
 	TAILQ_INIT(&eq->events);
 	TAILQ_INIT(&eq->errors);
+	/* 0 asks for the provider's default */
 	eq->size = attr->size != 0 ? attr->size : EQ_DEFAULT_SIZE;
 	eq->flags = attr->flags;
 	eq->wait_obj = attr->wait_obj;

@@ -6,7 +6,9 @@
  * Event queues (fi_eq(3)): the control-path events of address vectors and
  * memory registration. Events and errors wait in two FIFOs; an eventfd is
  * readable exactly while events are waiting, which gives FI_WAIT_FD to
- * applications and the blocking reads to everyone.
+ * applications and the blocking reads to everyone. The size an application
+ * asks for is a minimum (fi_eq(3)): it bounds fi_eq_write(), while the
+ * provider's own events are always queued, so that none is lost.
  */
 
 #ifndef _DFI_EQ_H_
@@ -28,12 +30,12 @@ struct dfi_eq {
 	pthread_mutex_t lock;
 	TAILQ_HEAD(, dfi_eq_event) events;
 	TAILQ_HEAD(, dfi_eq_event) errors;
-	size_t size;			/* events + errors it holds at most */
-	size_t count;
+	size_t size;			/* fi_eq_write() refused from this many waiting */
+	size_t count;			/* events + errors waiting */
 	uint64_t flags;			/* FI_WRITE, FI_AFFINITY */
 	enum fi_wait_obj wait_obj;
 	int fd;				/* eventfd, readable while count > 0 */
-	bool overrun;			/* an event was lost: fatal, fi_eq(3) NOTES */
+	bool overrun;			/* out of memory, an event lost: fatal (fi_eq(3)) */
 	uint32_t refs;			/* AVs and domains bound to it */
 	struct fi_eq_err_entry last_err;	/* keeps err_data of the last readerr */
 };
@@ -46,15 +48,16 @@ int dfi_eq_open(struct fid_fabric *fabric, struct fi_eq_attr *attr, struct fid_e
 struct dfi_eq *dfi_eq_from_fid(struct fid *fid);
 
 /**
- * Queues a provider event. An EQ that cannot take it is overrun: the event
- * is lost and readers get an FI_EOVERRUN error once the queue is drained.
+ * Queues a provider event, past the EQ's size if need be: the provider's own
+ * events are never refused for want of room. Nothing for the caller to check:
+ * should memory run out, the event is lost and the EQ overrun, which its
+ * reader sees as an FI_EOVERRUN error once the valid events are read.
  *
  * @param err
  *   NULL for an event, or the error entry (entry and len are then ignored).
- * @return 0, or -FI_EOVERRUN.
  */
-int dfi_eq_post(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
-		const struct fi_eq_err_entry *err);
+void dfi_eq_post(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
+		 const struct fi_eq_err_entry *err);
 
 /** Counts an object bound to the EQ; fi_close() of the EQ is refused meanwhile. */
 void dfi_eq_hold(struct dfi_eq *eq);
