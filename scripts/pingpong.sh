@@ -4,10 +4,17 @@
 #
 # Runs app/pingpong between two processes on one wire, mode after mode, and
 # prints each table with the median round trip as a ratio of the raw floor
-# measured in the same run.
+# measured in the same run. The modes run in rounds (raw, then each mode,
+# again and again, the iterations split between the rounds), and each ratio
+# is taken against the floor of its own round: this VM's two vCPUs change
+# speed every few minutes, and a floor measured a minute earlier may belong
+# to another regime. The ratio printed is the median of the rounds', with
+# their range.
 #
-# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-c] [-s] [-o write|read] [mode ...]
+# usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-R rounds] [-c] [-s]
+#                    [-o write|read] [mode ...]
 #   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
+#   -R rounds (default 3); -I iters is the total over the rounds;
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 
@@ -18,14 +25,16 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 wire=memif
 sizes=64,256,1024,1400
 iters=
+rounds=3
 verify=
 stream=
 rma=
-while getopts "w:S:I:cso:" op; do
+while getopts "w:S:I:R:cso:" op; do
 	case $op in
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
-	I) iters="-I $OPTARG" ;;
+	I) iters=$OPTARG ;;
+	R) rounds=$OPTARG ;;
 	c) verify=-c ;;
 	s) stream=--stream ;;
 	o) rma="-o $OPTARG" stream=--stream ;;
@@ -42,57 +51,83 @@ export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
 wire_setup "$wire" || exit 1
 host=127.0.0.1
 [ "$wire" = veth ] && host=$WIRE_SERVER_IP
-tmp=$(mktemp -d)
-trap 'wire_teardown; rm -rf "$tmp"' EXIT
+wire_mktemp || exit 1
+tmp=$WIRE_TMP
 
 status=0
-for mode in raw "${modes[@]}"; do
-	case $mode in
-	raw) args=(--raw) ;;
-	rdm) args=(-e rdm $rma) ;;
-	*) args=(-e "$mode") ;;
-	esac
-	# shellcheck disable=SC2086
-	if ! wire_pair 300 "$tmp/$mode.server" "$tmp/$mode.json" \
-		::: "$pp" $(wire_eal server) -- "${args[@]}" -S "$sizes" $iters $verify $stream --json \
-		::: "$pp" $(wire_eal client) -- "${args[@]}" -S "$sizes" $iters $verify $stream --json \
-		"$host"; then
-		echo "pingpong $mode failed over $wire:" >&2
-		cat "$tmp/$mode.server" "$tmp/$mode.json" >&2
-		status=1
-	fi
+for round in $(seq 1 "$rounds"); do
+	# the rounds share -I exactly
+	per_round=
+	[ -n "$iters" ] && per_round="-I $((iters / rounds + (round <= iters % rounds)))"
+	for mode in raw "${modes[@]}"; do
+		case $mode in
+		raw) args=(--raw) ;;
+		rdm) args=(-e rdm $rma) ;;
+		*) args=(-e "$mode") ;;
+		esac
+		out=$tmp/$mode.$round
+		# shellcheck disable=SC2086
+		if ! wire_pair 300 "$out.server" "$out.json" \
+			::: "$pp" $(wire_eal server) -- "${args[@]}" -S "$sizes" $per_round $verify \
+			$stream --json \
+			::: "$pp" $(wire_eal client) -- "${args[@]}" -S "$sizes" $per_round $verify \
+			$stream --json "$host"; then
+			echo "pingpong $mode (round $round) failed over $wire:" >&2
+			cat "$out.server" "$out.json" >&2
+			status=1
+		fi
+	done
 done
 [ $status -eq 0 ] || exit 1
 
-python3 - "$wire" "$tmp" "$stream" raw "${modes[@]}" <<'PY'
-import json, re, sys
-wire, tmp, stream, modes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-def load(mode):
-    text = open("%s/%s.json" % (tmp, mode)).read()
-    return json.loads(text[text.index("["):text.rindex("]") + 1])
-results = {m: load(m) for m in modes}
+python3 - "$wire" "$tmp" "$stream" "$rounds" raw "${modes[@]}" <<'PY'
+import json, statistics, sys
+wire, tmp, stream, rounds, modes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
+    sys.argv[5:]
+def load(mode, rnd):
+    # keyed by (row mode, size): an rdm run with -o has message and RMA rows
+    text = open("%s/%s.%d.json" % (tmp, mode, rnd)).read()
+    return {(r["mode"], r["size"]): r
+            for r in json.loads(text[text.index("["):text.rindex("]") + 1])}
+# results[mode][round][(row mode, size)]
+results = {m: [load(m, k) for k in range(1, rounds + 1)] for m in modes}
+raw = [{key[1]: r for key, r in results["raw"][k].items()} for k in range(rounds)]
+def med(m, key, field):
+    return statistics.median(results[m][k][key][field] for k in range(rounds))
+def ratio(m, key, field):
+    # each round against the floor of the same round
+    if key[1] not in raw[0]:
+        return None
+    return [results[m][k][key][field] / raw[k][key[1]][field] for k in range(rounds)]
+def fmt(vals, pct=False):
+    if vals is None:
+        return "-"
+    mid = statistics.median(vals)
+    if pct:
+        return "%.0f%% (%.0f-%.0f)" % (100 * mid, 100 * min(vals), 100 * max(vals))
+    return "%.2fx (%.2f-%.2f)" % (mid, min(vals), max(vals))
+def total(m, key):
+    return sum(results[m][k][key]["iters"] for k in range(rounds))
 if stream:
-    # raw frames carry min(size, MTU) bytes each: the wire's own rate
-    rate = {r["size"]: r["mbyte_s"] for r in results["raw"]}
-    print("one-way stream over %s; vs raw: bandwidth as a share of raw frames' "
-          "at the same size" % wire)
-    print("%-6s %9s %9s %9s %9s %8s" % ("mode", "bytes", "msgs", "Mmsg/s", "MB/s",
-          "vs raw"))
+    print("one-way stream over %s, %d rounds; medians of the rounds; vs raw: bandwidth as a "
+          "share of raw frames' at the same size in the same round (range)" % (wire, rounds))
+    print("%-6s %9s %9s %9s %9s %17s" % ("mode", "bytes", "msgs", "Mmsg/s", "MB/s", "vs raw"))
     for m in modes:
-        for r in results[m]:
-            share = ("%7.0f%%" % (100.0 * r["mbyte_s"] / rate[r["size"]])
-                     if r["size"] in rate else "-")
-            print("%-6s %9d %9d %9.3f %9.1f %8s" % (r["mode"], r["size"], r["iters"],
-                  r["mmsg_s"], r["mbyte_s"], share))
+        for key in results[m][0]:
+            print("%-6s %9d %9d %9.3f %9.1f %17s" % (key[0], key[1], total(m, key),
+                  med(m, key, "mmsg_s"), med(m, key, "mbyte_s"),
+                  fmt(ratio(m, key, "mbyte_s"), pct=True)))
     sys.exit(0)
-floor = {r["size"]: r["median_us"] for r in results["raw"]}
-print("pingpong over %s, round trip times in microseconds" % wire)
-print("%-6s %7s %7s %8s %8s %8s %9s %8s %9s %10s" % ("mode", "bytes", "iters", "min",
+print("pingpong over %s, round trip times in microseconds, %d rounds: medians of the rounds' "
+      "figures; vs raw: median over the rounds of median / the same round's raw median "
+      "(range)" % (wire, rounds))
+print("%-6s %7s %7s %8s %8s %8s %9s %8s %9s %18s" % ("mode", "bytes", "iters", "min",
       "median", "p99", "p99.9", "Mmsg/s", "MB/s", "vs raw"))
 for m in modes:
-    for r in results[m]:
-        ratio = "%.2fx" % (r["median_us"] / floor[r["size"]]) if r["size"] in floor else "-"
-        print("%-6s %7d %7d %8.3f %8.3f %8.3f %9.3f %8.3f %9.1f %10s" % (m, r["size"],
-              r["iters"], r["min_us"], r["median_us"], r["p99_us"], r["p999_us"],
-              r["mmsg_s"], r["mbyte_s"], ratio))
+    for key in results[m][0]:
+        print("%-6s %7d %7d %8.3f %8.3f %8.3f %9.3f %8.3f %9.1f %18s" % (m, key[1],
+              total(m, key), min(results[m][k][key]["min_us"] for k in range(rounds)),
+              med(m, key, "median_us"), med(m, key, "p99_us"), med(m, key, "p999_us"),
+              med(m, key, "mmsg_s"), med(m, key, "mbyte_s"),
+              fmt(ratio(m, key, "median_us"))))
 PY

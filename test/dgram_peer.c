@@ -20,13 +20,20 @@
  *      fi_addr) are refused, after which the endpoint still works.
  * Datagrams may be lost: the client sends again after RETRY_MS.
  *
- * usage: dgram_peer server|client [host] [-P ctrl_port]
+ * With -L (both sides), the link test instead of 2-5: test/dgram_wire.sh
+ * takes the wire down when the client prints "# link: ready" and up again
+ * when it prints "# link: up please"; the client's sends must fail with
+ * -FI_ENETDOWN while it is down, and traffic must resume once it is back.
+ * The client prints when (CLOCK_REALTIME, ns) it saw each change.
+ *
+ * usage: dgram_peer server|client [host] [-P ctrl_port] [-L]
  */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rdma/fi_errno.h>
 
@@ -40,11 +47,15 @@
 #define SEED_HELLO	0x4e110
 #define HELLO_LEN	32
 #define DATA		0xfeedc0de12345678ULL
+#define LINK_WAIT_MS	10000	/* for the provider to see the link change */
+#define LINK_DOWN_MS	200	/* sends tried while it is down */
+#define LINK_SIZE	48	/* the link test's datagrams */
 
 static uint8_t *rx_buf, *tx_buf;
 static size_t max_size;
 static struct fi_context rx_ctx, tx_ctx;
 static uint64_t nb_sent, nb_recv;	/* completions read, for the counters */
+static bool link_test;		/* -L */
 
 static int
 post_rx(struct peer *p, size_t len)
@@ -121,10 +132,12 @@ serve(struct peer *p)
 							p->peer_addr, &tx_ctx);
 				else
 					n = fi_send(p->ep, tx_buf, len, NULL, p->peer_addr, &tx_ctx);
-				if (n != 0)
+				if (n == -FI_ENETDOWN && link_test)
+					printf("# server: echo refused, link down\n");
+				else if (n != 0)
 					peer_check(false, "server echo of %zu bytes: %s", len,
 						   fi_strerror((int)-n));
-				echoed++;
+				echoed += n == 0;
 			}
 			post_rx(p, max_size);
 			continue;
@@ -154,7 +167,7 @@ serve(struct peer *p)
 	}
 	peer_check(verified, "server: every datagram's payload intact");
 	peer_check(source_ok, "server: FI_SOURCE of every datagram is the client's fi_addr");
-	peer_check(echoed >= max_size + 1, "server echoed %u datagrams", echoed);
+	peer_check(echoed >= (link_test ? 2 : max_size + 1), "server echoed %u datagrams", echoed);
 }
 
 /* Sends size bytes (seed size) until the echo comes back; @return retries or -1. */
@@ -202,6 +215,76 @@ ping(struct peer *p, size_t size, bool inject)
 	return -1;
 }
 
+static uint64_t
+realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Sends LINK_SIZE datagrams, reading completions between them, until a
+ * send's result is (want_down) or is not (!want_down) -FI_ENETDOWN, or
+ * until ms have passed. @return the last result.
+ */
+static ssize_t
+send_until(struct peer *p, bool want_down, int ms)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t deadline = peer_now_ms() + (uint64_t)ms;
+	ssize_t n;
+
+	peer_fill(tx_buf, LINK_SIZE, LINK_SIZE);
+	do {
+		n = fi_send(p->ep, tx_buf, LINK_SIZE, NULL, p->peer_addr, &tx_ctx);
+		if ((n == -FI_ENETDOWN) == want_down)
+			return n;
+		peer_wait(p, &e, NULL, &err, 1);
+	} while (peer_now_ms() < deadline);
+	return n;
+}
+
+/* The link goes down and comes back under the client's sends (-L). */
+static void
+drive_link(struct peer *p)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint64_t end;
+	int refused = 0, accepted = 0;
+	ssize_t n;
+
+	post_rx(p, max_size);
+	peer_check(ping(p, 64, false) >= 0, "link: traffic flows before the outage");
+	printf("# link: ready\n");
+	n = send_until(p, true, LINK_WAIT_MS);
+	printf("# link: down seen at %" PRIu64 "\n", realtime_ns());
+	peer_check(n == -FI_ENETDOWN, "link: a send while the link is down fails with "
+		   "-FI_ENETDOWN (got %zd)", n);
+	/* and every one while it stays down */
+	for (end = peer_now_ms() + LINK_DOWN_MS; peer_now_ms() < end;) {
+		n = fi_send(p->ep, tx_buf, LINK_SIZE, NULL, p->peer_addr, &tx_ctx);
+		if (n == -FI_ENETDOWN)
+			refused++;
+		else
+			accepted++;
+		peer_wait(p, &e, NULL, &err, 1);
+	}
+	peer_check(refused > 0 && accepted == 0, "link: every send refused while it is down "
+		   "(%d refused, %d accepted)", refused, accepted);
+	printf("# link: up please\n");
+	n = send_until(p, false, LINK_WAIT_MS);
+	printf("# link: up seen at %" PRIu64 "\n", realtime_ns());
+	peer_check(n == 0, "link: sends accepted again once it is back (got %zd)", n);
+	/* the neighbours were forgotten: this goes through ARP again (and an
+	 * early echo took the receive posted before) */
+	post_rx(p, max_size);
+	peer_check(ping(p, 100, false) >= 0, "link: traffic resumes, the echo comes back");
+}
+
 static void
 drive(struct peer *p)
 {
@@ -225,6 +308,10 @@ drive(struct peer *p)
 	}
 	nb_sent += (uint64_t)hello;
 	peer_check(peer_hear(p, &c) == 0 && c == 'h', "server heard hello (%d sent)", hello);
+	if (link_test) {
+		drive_link(p);
+		return;
+	}
 
 	/* 2. every size, there and back */
 	post_rx(p, max_size);
@@ -291,6 +378,10 @@ main(int argc, char **argv)
 	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 2 && strcmp(argv[argc - 1], "-L") == 0) {
+		link_test = true;
+		argc--;
+	}
 	if (peer_open(&p, argc, argv, FI_EP_DGRAM, FI_MSG | FI_SOURCE) != 0) {
 		peer_check(false, "endpoint and control connection");
 		return peer_finish(&p);

@@ -18,8 +18,8 @@ export FI_PROVIDER_PATH=$1
 ep=$2
 wire=$3
 mode=${4:-msg}
-tmp=$(mktemp -d)
-trap 'wire_teardown; rm -rf "$tmp"' EXIT
+wire_mktemp || exit 1
+tmp=$WIRE_TMP
 
 command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)"; exit 1; }
 if ! wire_available "$wire"; then

@@ -12,11 +12,20 @@
 #   wire_eal server|client           # the EAL arguments of that side
 #   wire_run server|client LOG CMD.. # starts CMD in the background (its netns)
 #   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
+#   wire_wait_line LOG PREFIX SECS   # waits for a line of LOG that starts so
 #   wire_teardown                    # (also run on exit)
 #   wire_test_init PEER PROVIDER_DIR # a test script's start: $peer, the
 #                                    # provider's path, $tmp (all undone on exit)
+#   wire_mktemp                      # a directory removed on exit
+#   wire_on_exit 'COMMAND'           # one more thing to undo on exit
 #
 # Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP.
+#
+# Cleanup accumulates: sourcing this file sets the one EXIT trap, which runs
+# every command given to wire_on_exit, last first. A script that sources it
+# must not set an EXIT trap of its own (it would drop the others): it adds
+# its own cleanup with wire_on_exit. SIGINT and SIGTERM end the script
+# through the same trap.
 
 WIRE=
 WIRE_ID="$$-$RANDOM"
@@ -25,13 +34,40 @@ WIRE_NS_S=
 WIRE_NS_C=
 WIRE_SERVER_IP=
 WIRE_CLIENT_IP=
-WIRE_EAL_COMMON="--no-huge -m 512 --no-pci --no-telemetry --log-level=notice"
+# --no-shconf: no runtime files (config, fbarrays: megabytes) behind the
+# --file-prefix directory, which EAL still creates and teardown removes
+WIRE_EAL_COMMON="--no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=notice"
+WIRE_CLEANUPS=()
+
+wire_on_exit() {
+	WIRE_CLEANUPS+=("$1")
+}
+
+wire_exit() {
+	local i
+	trap - EXIT INT TERM
+	for ((i = ${#WIRE_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${WIRE_CLEANUPS[i]}"
+	done
+	WIRE_CLEANUPS=()
+}
+trap wire_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+wire_on_exit wire_teardown
+
+# wire_mktemp: prints a new directory, removed on exit. Call it as
+# `wire_mktemp; dir=$WIRE_TMP` (not in $(...): the hook must be added here).
+wire_mktemp() {
+	WIRE_TMP=$(mktemp -d) || return 1
+	wire_on_exit "rm -rf '$WIRE_TMP'"
+}
 
 wire_test_init() {
 	peer=$1
 	export FI_PROVIDER_PATH=$2
-	tmp=$(mktemp -d)
-	trap 'wire_teardown; rm -rf "$tmp"' EXIT
+	wire_mktemp || exit 1
+	tmp=$WIRE_TMP
 }
 
 wire_teardown() {
@@ -47,6 +83,7 @@ wire_teardown() {
 		WIRE_NS_C=
 	fi
 	rm -rf "/var/run/dpdk/dfi-$WIRE_ID-server" "/var/run/dpdk/dfi-$WIRE_ID-client"
+	rm -f "/run/dfi-$WIRE_ID.sock"
 }
 
 # wire_available veth: 0 when this host can build that wire
@@ -65,7 +102,6 @@ wire_available() {
 
 wire_setup() {
 	WIRE=$1
-	trap wire_teardown EXIT
 	case $WIRE in
 	memif)
 		;;
@@ -148,6 +184,16 @@ wire_wait() {
 		sleep 0.05
 	done
 	wait "$pid"
+}
+
+# wire_wait_line LOG PREFIX DEADLINE_S: waits until a line of LOG starts with PREFIX
+wire_wait_line() {
+	local i
+	for ((i = 0; i < $3 * 20; i++)); do
+		grep -q "^$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 # wire_listening PORT DEADLINE_S: waits until the server side listens on TCP

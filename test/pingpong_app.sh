@@ -29,5 +29,6 @@ for mode in raw "$@"; do
 		check "$mode $size B measured" contains "$out" "^$mode +$size +2000 "
 	done
 done
-check "the ratios against raw are printed" contains "$out" '^[a-z]+ +64 +.* [0-9]+\.[0-9]+x$'
+check "the ratios against raw are printed, with their range over the rounds" contains "$out" \
+	'^[a-z]+ +64 +.* [0-9]+\.[0-9]+x \([0-9]+\.[0-9]+-[0-9]+\.[0-9]+\)$'
 finish

@@ -24,16 +24,6 @@ if ! wire_available veth; then
 	exit 77
 fi
 
-# wait_line LOG TEXT SECONDS
-wait_line() {
-	local i
-	for ((i = 0; i < $3 * 20; i++)); do
-		grep -q "^$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # scenario MODE: death (successor after the deadline) or restart (at once)
 scenario() {
 	local mode=$1 port=$((47990 + RANDOM % 9)) log=$tmp/$1 s1 s2 c t0
@@ -46,13 +36,13 @@ scenario() {
 	wire_run client "$log.c" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal client)" \
 		"$peer" client "$WIRE_SERVER_IP" -P "$port" -m "$mode"
 	c=$WIRE_PID
-	check "$mode: the stream runs" wait_line "$log.c" streaming 20
+	check "$mode: the stream runs" wire_wait_line "$log.c" streaming 20
 	sleep 1
 	kill -9 "$s1"
 	kill -USR1 "$c"
 	t0=$(date +%s%N)
 	if [ "$mode" = death ]; then
-		check "$mode: the survivor gives the dead peer up" wait_line "$log.c" dead 10
+		check "$mode: the survivor gives the dead peer up" wire_wait_line "$log.c" dead 10
 	fi
 	# the successor: same namespace, interface and UDP port, so the same address
 	wire_run server "$log.s2" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal server)" \

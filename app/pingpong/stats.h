@@ -31,7 +31,7 @@ struct pp_result {
 void pp_stats_compute(struct pp_result *r, uint64_t *rtt, uint32_t iters,
 		      uint64_t total_cycles, uint64_t hz);
 
-/** Prints the results as a table (with each mode's ratio to the first) or JSON. */
+/** Prints the results as a table or JSON (scripts/pingpong.sh sets them against the floor). */
 void pp_report(const struct pp_result *r, unsigned int n, bool json);
 
 #endif /* _PP_STATS_H_ */

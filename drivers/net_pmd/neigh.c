@@ -119,7 +119,8 @@ arp_send(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, u
 
 	if (m == NULL)
 		return;
-	port->rt->stats.arp_tx++;
+	/* from senders, pollers and timers alike */
+	__atomic_fetch_add(&port->rt->stats.arp_tx, 1, __ATOMIC_RELAXED);
 	dfi_wire_xmit_shared(port, &m, 1);
 }
 
@@ -152,9 +153,18 @@ dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m)
 	return 0;
 }
 
-void
+/* Whether learning w for e changes nothing (lock held, or a first look). */
+static bool
+neigh_known(const struct dfi_neigh_entry *e, uint64_t w, bool replace)
+{
+	uint64_t cur = __atomic_load_n(&e->mac, __ATOMIC_RELAXED);
+
+	return cur == w || (!replace && (cur & DFI_NEIGH_VALID) != 0);
+}
+
+int
 dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
-		const struct rte_ether_addr *mac)
+		const struct rte_ether_addr *mac, bool replace)
 {
 	struct rte_mbuf *ready[DFI_NEIGH_PENDING];
 	struct dfi_neigh_entry *e;
@@ -162,10 +172,14 @@ dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 	uint32_t i, nb_ready = 0;
 
 	e = neigh_find(n, ip);
-	if (e != NULL && __atomic_load_n(&e->mac, __ATOMIC_RELAXED) == w)
-		goto out;	/* the usual case: nothing new */
+	if (e != NULL && neigh_known(e, w, replace))
+		return 0;	/* the usual case: nothing new */
 	rte_spinlock_lock(&n->lock);
 	e = neigh_find_or_add(n, ip);
+	if (e != NULL && neigh_known(e, w, replace)) {
+		rte_spinlock_unlock(&n->lock);
+		return 0;
+	}
 	if (e != NULL) {
 		__atomic_store_n(&e->mac, w, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
@@ -184,11 +198,27 @@ dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 	rte_spinlock_unlock(&n->lock);
 	if (nb_ready > 0)
 		dfi_wire_xmit_shared(port, ready, (uint16_t)nb_ready);
-	if (e == NULL)
-		return;
-out:
-	n->last_ip = ip;
-	n->last_mac = w;
+	return e != NULL ? 0 : -FI_ENOSPC;
+}
+
+void
+dfi_neigh_forget(struct dfi_port *port, uint32_t ip)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+	struct dfi_neigh_entry *e;
+
+	rte_spinlock_lock(&n->lock);
+	e = neigh_find(n, ip);
+	if (e != NULL && (e->mac & DFI_NEIGH_VALID) != 0) {
+		/* the key stays: its slot keeps the probe chains of others intact */
+		__atomic_store_n(&e->mac, 0, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
+		n->forgotten++;
+		NET_LOG(INFO, "%s: neighbour %u.%u.%u.%u stopped answering: asking ARP again",
+			port->name, ((const uint8_t *)&ip)[0], ((const uint8_t *)&ip)[1],
+			((const uint8_t *)&ip)[2], ((const uint8_t *)&ip)[3]);
+	}
+	rte_spinlock_unlock(&n->lock);
 }
 
 void
@@ -199,7 +229,6 @@ dfi_neigh_input(struct dfi_port *port, struct rte_mbuf *m)
 	uint32_t sip, tip;
 	uint16_t op;
 
-	port->rt->stats.arp_rx++;
 	if (rte_pktmbuf_data_len(m) < sizeof(struct rte_ether_hdr) + sizeof(*arp))
 		goto out;
 	arp = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *, sizeof(struct rte_ether_hdr));
@@ -212,7 +241,7 @@ dfi_neigh_input(struct dfi_port *port, struct rte_mbuf *m)
 	tip = arp->arp_data.arp_tip;
 	rte_ether_addr_copy(&arp->arp_data.arp_sha, &sha);
 	if (sip != 0 && rte_is_unicast_ether_addr(&sha) && dfi_port_on_link(port, sip))
-		dfi_neigh_learn(&port->rt->neigh, port, sip, &sha);
+		dfi_neigh_learn(&port->rt->neigh, port, sip, &sha, true);
 	if (op == RTE_ARP_OP_REQUEST && tip == port->ipv4)
 		arp_send(port, RTE_ARP_OP_REPLY, &sha, sip);
 out:
@@ -253,18 +282,27 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 		arp_send(port, RTE_ARP_OP_REQUEST, NULL, ask[i]);
 }
 
-void
+uint32_t
 dfi_neigh_flush(struct dfi_port *port)
 {
 	struct dfi_neigh *n = &port->rt->neigh;
-	uint32_t i;
+	uint32_t i, dropped;
 
 	rte_spinlock_lock(&n->lock);
 	for (i = 0; i < n->nb_pending; i++)
 		rte_pktmbuf_free(n->pending[i].m);
+	dropped = n->nb_pending;
+	n->flushed += dropped;
 	n->nb_pending = 0;
-	memset(n->table, 0, sizeof(n->table));
-	n->last_ip = 0;
+	/* Keys stay: a lock-free reader may be probing past them. A reader that
+	 * loaded a MAC just before this finds the route stale by the generation. */
+	for (i = 0; i < DFI_NEIGH_SIZE; i++) {
+		if (n->table[i].ip != 0) {
+			__atomic_store_n(&n->table[i].mac, 0, __ATOMIC_RELEASE);
+			n->table[i].req_tsc = 0;
+		}
+	}
 	__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&n->lock);
+	return dropped;
 }

@@ -4,9 +4,10 @@
 
 /*
  * ARP and the neighbour cache of a port: the port answers ARP for its IPv4
- * address, learns neighbours from ARP and from the packets it receives, and
- * holds packets for a neighbour being resolved until its reply comes (or
- * gives up after DFI_NEIGH_GIVE_UP_MS).
+ * address, learns neighbours from ARP and new ones from the packets it
+ * receives (only ARP changes a MAC it knows), forgets one that stops
+ * answering a reliable endpoint, and holds packets for a neighbour being
+ * resolved until its reply comes (or gives up after DFI_NEIGH_GIVE_UP_MS).
  *
  * The transmit path reads the cache without a lock: a MAC and its valid bit
  * are one 64-bit word, and an entry's IPv4 key never changes once written.
@@ -15,6 +16,7 @@
 #ifndef _DFI_NEIGH_H_
 #define _DFI_NEIGH_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -43,6 +45,14 @@ struct dfi_neigh_pending {
 	uint64_t since_tsc;
 };
 
+/** A receive queue's note of the sender it saw last, so that a stream from
+ * one peer skips the table; stale once the cache's generation moves. */
+struct dfi_neigh_last {
+	uint32_t ip;
+	uint32_t gen;
+	uint64_t mac;
+};
+
 struct dfi_neigh {
 	struct dfi_neigh_entry table[DFI_NEIGH_SIZE];
 	rte_spinlock_t lock;		/* table writers and the pending list */
@@ -50,11 +60,9 @@ struct dfi_neigh {
 	uint32_t nb_pending;
 	uint64_t given_up;		/* pending packets dropped unresolved */
 	uint64_t overflow;		/* cache full: neighbours not learned */
+	uint64_t flushed;		/* pending packets dropped by a flush */
+	uint64_t forgotten;		/* MACs forgotten for a silent neighbour */
 	uint32_t gen;			/* bumped whenever an entry's MAC is written */
-	/* the neighbour learnt last, so that a stream from one peer skips the table
-	 * (written by whoever classifies: under the port's rx lock when locked) */
-	uint32_t last_ip;
-	uint64_t last_mac;
 };
 
 #define DFI_NEIGH_VALID		(1ULL << 63)
@@ -88,19 +96,22 @@ int dfi_neigh_lookup(const struct dfi_port *port, uint32_t ip, struct rte_ether_
  */
 int dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m);
 
-/** Records a neighbour and sends what waited for it. */
-void dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
-		     const struct rte_ether_addr *mac);
+/**
+ * Records a neighbour and sends what waited for it. Only ARP replaces a MAC
+ * already known (replace): a data packet's source MAC is covered by no
+ * checksum of ours, and one corrupted frame must not send every later packet
+ * to a MAC nobody has, while the peer has nothing to send that would mend it.
+ *
+ * @return 0, or -FI_ENOSPC when the cache is full (counted).
+ */
+int dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
+		    const struct rte_ether_addr *mac, bool replace);
 
-/** Notes the sender of a received packet: a neighbour needs no ARP to be answered. */
-static inline void
-dfi_neigh_note(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
-	       const struct rte_ether_addr *mac)
-{
-	if (likely(n->last_ip == ip && n->last_mac == dfi_neigh_mac_word(mac)))
-		return;
-	dfi_neigh_learn(n, port, ip, mac);
-}
+/**
+ * Forgets the MAC of a neighbour that stopped answering, so that the next
+ * packet to it asks ARP again (a MAC that changed, or one learned wrong).
+ */
+void dfi_neigh_forget(struct dfi_port *port, uint32_t ip);
 
 /** @return the generation of the cache: what was read from it before is stale
  *  once it changes. */
@@ -110,13 +121,40 @@ dfi_neigh_gen(const struct dfi_neigh *n)
 	return __atomic_load_n(&n->gen, __ATOMIC_ACQUIRE);
 }
 
+/**
+ * Notes the sender of a received packet: a neighbour needs no ARP to be
+ * answered. last is the receive queue's own note (its poller's alone).
+ */
+static inline void
+dfi_neigh_note(struct dfi_neigh *n, struct dfi_neigh_last *last, struct dfi_port *port,
+	       uint32_t ip, const struct rte_ether_addr *mac)
+{
+	uint64_t w = dfi_neigh_mac_word(mac);
+	uint32_t gen = dfi_neigh_gen(n);
+
+	if (likely(last->ip == ip && last->mac == w && last->gen == gen))
+		return;
+	if (dfi_neigh_learn(n, port, ip, mac, false) != 0)
+		return;
+	last->ip = ip;
+	last->mac = w;
+	last->gen = dfi_neigh_gen(n);
+}
+
 /** Handles a received ARP frame (answers requests for us, learns); frees m. */
 void dfi_neigh_input(struct dfi_port *port, struct rte_mbuf *m);
 
 /** Repeats requests for what still waits, and gives up on the oldest. */
 void dfi_neigh_tick(struct dfi_port *port, uint64_t now);
 
-/** Drops every waiting packet and forgets every neighbour (port stop). */
-void dfi_neigh_flush(struct dfi_port *port);
+/**
+ * Drops every waiting packet and forgets every neighbour (a link change, a
+ * port stop). Safe while the port runs: lock-free readers find entries
+ * without a MAC, and routes built from the cache are rebuilt (its generation
+ * moves).
+ *
+ * @return the number of waiting packets dropped.
+ */
+uint32_t dfi_neigh_flush(struct dfi_port *port);
 
 #endif /* _DFI_NEIGH_H_ */

@@ -4,9 +4,15 @@
 
 /* Port start and stop: queue pairs, the mbuf pool, offloads, link state. */
 
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -19,9 +25,14 @@
 #include "steer.h"
 
 #define POOL_CACHE		256
-/* How often a polled port looks at its link and neighbour timers. */
+/* How often a polled port looks at its neighbour timers, and at its link when
+ * the PMD interrupts on link changes (in case one interrupt was missed). */
 #define TICK_MS			10
-#define LINK_CHECK_MS		100
+#define LINK_LSC_CHECK_MS	1000
+/* A send refused for a down link looks again, at most this often. */
+#define LINK_RECHECK_MS		1
+/* How long a start waits for the link (a memif client's handshake). */
+#define LINK_START_WAIT_MS	250
 
 struct dfi_queue_conf dfi_queue_conf = {
 	.nb_mbufs = 16383,
@@ -42,6 +53,7 @@ dfi_queue_rt_alloc(void)
 	rte_spinlock_init(&rt->neigh.lock);
 	pthread_mutex_init(&rt->ctl, NULL);
 	rt->locked = 1;
+	rt->link_fd = -1;
 	return rt;
 }
 
@@ -144,8 +156,17 @@ port_configure(struct dfi_port *port)
 		return ret;
 	free(rt->steer_used);
 	rt->steer_used = calloc((size_t)rt->nb_queues / 64 + 1, sizeof(uint64_t));
-	if (rt->steer_used == NULL)
+	free(rt->qpairs);
+	/* libc memory: freed at unload, maybe after the application's EAL is gone */
+	rt->qpairs = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*rt->qpairs) * rt->nb_queues);
+	if (rt->steer_used == NULL || rt->qpairs == NULL)
 		return -ENOMEM;
+	memset(rt->qpairs, 0, sizeof(*rt->qpairs) * rt->nb_queues);
+	rt->qpairs[0].stats = &rt->stats;
+	for (q = 1; q < rt->nb_queues; q++)
+		rt->qpairs[q].stats = &rt->qpairs[q].own;
+	rt->link_period = rte_get_timer_hz() / 1000 *
+			  (conf.intr_conf.lsc != 0 ? LINK_LSC_CHECK_MS : DFI_LINK_POLL_MS);
 	if (conf.intr_conf.lsc != 0 && !rt->ever_started)
 		rte_eth_dev_callback_register(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
 					      rt);
@@ -155,21 +176,118 @@ port_configure(struct dfi_port *port)
 	return 0;
 }
 
+/* The link went up or down: what was meant for the old one goes. */
+static void
+link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
+{
+	struct dfi_port_rt *rt = port->rt;
+	struct rte_mbuf *held = NULL;
+	uint32_t dropped;
+
+	/* neighbours may have moved, and what waited for them is stale */
+	dropped = dfi_neigh_flush(port);
+	if (!up && rt->fault != NULL) {
+		if (rt->locked)
+			rte_spinlock_lock(&rt->tx_lock);
+		held = dfi_fault_release(rt->fault, DFI_FAULT_TX);
+		if (rt->locked)
+			rte_spinlock_unlock(&rt->tx_lock);
+		dropped += held != NULL;
+		rte_pktmbuf_free(held);
+	}
+	__atomic_fetch_add(&rt->stats.tx_link_down, dropped, __ATOMIC_RELAXED);
+	if (up)
+		NET_LOG(NOTICE, "%s: link up, %u Mbps; neighbours forgotten, %u frames "
+			"waiting for ARP dropped", port->name, link->link_speed, dropped);
+	else
+		NET_LOG(WARNING, "%s: link down: sends fail with -FI_ENETDOWN and staged "
+			"frames are dropped until it is back; neighbours forgotten, %u frames "
+			"waiting for ARP or held dropped", port->name, dropped);
+}
+
+/*
+ * The link as the PMD says, and for a PMD on a kernel interface as the kernel
+ * says too: af_packet reports its link up from its start to its stop,
+ * whatever the interface does. Up there is administratively up (IFF_UP) with
+ * a carrier: ETHTOOL_GLINK where the driver answers it, at once, else
+ * IFF_RUNNING, which follows the carrier up to a second late (linkwatch).
+ * Two ioctls.
+ */
+static int
+link_read(struct dfi_port *port, struct rte_eth_link *link)
+{
+	struct ethtool_value glink = { .cmd = ETHTOOL_GLINK };
+	struct ifreq ifr;
+	int fd = port->rt->link_fd, ret;
+	short flags;
+	bool up;
+
+	ret = rte_eth_link_get_nowait(port->port_id, link);
+	if (ret != 0 || link->link_status != RTE_ETH_LINK_UP || fd < 0)
+		return ret;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, port->ifname, sizeof(port->ifname));
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
+		return 0;
+	flags = ifr.ifr_flags;
+	up = (flags & IFF_UP) != 0;
+	if (up) {
+		ifr.ifr_data = (void *)&glink;	/* the flags' place */
+		up = ioctl(fd, SIOCETHTOOL, &ifr) == 0 ? glink.data != 0 :
+		     (flags & IFF_RUNNING) != 0;
+	}
+	if (!up)
+		link->link_status = RTE_ETH_LINK_DOWN;
+	return 0;
+}
+
+/* Reads the link; the thread that sees it change first acts on the change. */
 static void
 link_update(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
 	struct rte_eth_link link;
-	uint32_t up;
+	uint32_t up, epoch;
 
-	if (rte_eth_link_get_nowait(port->port_id, &link) != 0)
+	if (link_read(port, &link) != 0)
 		return;
 	up = link.link_status == RTE_ETH_LINK_UP;
-	if (up && !rt->link_up)
-		NET_LOG(NOTICE, "%s: link up, %u Mbps", port->name, link.link_speed);
-	else if (!up && rt->link_up)
-		NET_LOG(WARNING, "%s: link down", port->name);
-	rt->link_up = up;
+	epoch = __atomic_load_n(&rt->link_epoch, __ATOMIC_ACQUIRE);
+	do {
+		if ((epoch & 1) == up)
+			return;
+	} while (!__atomic_compare_exchange_n(&rt->link_epoch, &epoch, epoch + 1, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	link_changed(port, up, &link);
+}
+
+/* A start waits a little for the link, as DPDK applications do after
+ * rte_eth_dev_start(): a memif client's handshake takes a few ms. */
+static void
+link_wait(struct dfi_port *port)
+{
+	int ms;
+
+	for (ms = 0; ms < LINK_START_WAIT_MS && !dfi_port_link_up(port); ms++) {
+		rte_delay_us_sleep(1000);
+		link_update(port);
+	}
+	if (!dfi_port_link_up(port))
+		NET_LOG(INFO, "%s: link still down %u ms after the start: sends fail with "
+			"-FI_ENETDOWN until it comes up", port->name, LINK_START_WAIT_MS);
+}
+
+void
+dfi_port_link_recheck(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	uint64_t now = rte_get_timer_cycles();
+
+	if (now < __atomic_load_n(&rt->next_recheck_tsc, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&rt->next_recheck_tsc, now + rte_get_timer_hz() / 1000 * LINK_RECHECK_MS,
+			 __ATOMIC_RELAXED);
+	link_update(port);
 }
 
 int
@@ -206,8 +324,12 @@ dfi_port_start(struct dfi_port *port)
 	rt->users = 1;
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	rt->next_check_tsc = rte_get_timer_cycles();
-	rt->link_up = 0;
+	/* for the kernel's view of the interface: a PMD's may not follow it */
+	if (port->ifname[0] != '\0' && rt->link_fd < 0)
+		rt->link_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	rt->next_link_tsc = rt->next_check_tsc + rt->link_period;
 	link_update(port);
+	link_wait(port);
 	NET_LOG(INFO, "%s: started%s", port->name, rt->locked ? "" : ", lock-free");
 out:
 	pthread_mutex_unlock(&rt->ctl);
@@ -220,6 +342,16 @@ port_halt(struct dfi_port *port)
 	struct dfi_port_rt *rt = port->rt;
 	int ret;
 
+	struct dfi_port_stats st;
+
+	dfi_port_stats_read(port, &st);
+	NET_LOG(INFO, "%s: received %" PRIu64 " (foreign %" PRIu64 ", bad %" PRIu64
+		", for no endpoint %" PRIu64 ", backlog full %" PRIu64 ", ARP %" PRIu64
+		"), sent %" PRIu64 " (looped back %" PRIu64 ", ARP %" PRIu64
+		"), dropped by link changes %" PRIu64 ", at close %" PRIu64, port->name,
+		st.rx_pkts, st.rx_foreign, st.rx_bad, st.rx_no_sink, st.rx_backlog_full,
+		st.arp_rx, st.tx_pkts, st.tx_loopback, st.arp_tx, st.tx_link_down,
+		st.tx_close_dropped);
 	ret = rte_eth_dev_stop(port->port_id);
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
@@ -228,6 +360,12 @@ port_halt(struct dfi_port *port)
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
 	}
 	dfi_neigh_flush(port);
+	/* down until the next start looks */
+	if (__atomic_load_n(&rt->link_epoch, __ATOMIC_RELAXED) & 1)
+		__atomic_fetch_add(&rt->link_epoch, 1, __ATOMIC_RELEASE);
+	if (rt->link_fd >= 0)
+		close(rt->link_fd);
+	rt->link_fd = -1;
 	rt->started = false;
 	NET_LOG(INFO, "%s: stopped", port->name);
 }
@@ -256,8 +394,24 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 		dfi_wire_xmit_shared(port, NULL, 0);	/* a frame held back goes now */
 	if (__atomic_exchange_n(&rt->lsc_event, 0, __ATOMIC_ACQ_REL) != 0 ||
 	    now >= rt->next_link_tsc) {
-		rt->next_link_tsc = now + rte_get_timer_hz() * LINK_CHECK_MS / 1000;
+		rt->next_link_tsc = now + rt->link_period;
 		link_update(port);
+	}
+}
+
+void
+dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats)
+{
+	const struct dfi_port_rt *rt = port->rt;
+	const uint64_t *from;
+	uint64_t *to = (uint64_t *)stats;
+	size_t i, k;
+
+	*stats = rt->stats;
+	for (k = 1; rt->qpairs != NULL && k < rt->nb_queues; k++) {
+		from = (const uint64_t *)&rt->qpairs[k].own;
+		for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
+			to[i] += from[i];
 	}
 }
 
@@ -299,6 +453,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 	for (i = 0; i < 256; i++)
 		free(rt->sinks[i]);
 	free(rt->steer_used);
+	free(rt->qpairs);
 	pthread_mutex_destroy(&rt->ctl);
 	free(rt);
 	port->rt = NULL;

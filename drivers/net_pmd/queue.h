@@ -26,18 +26,37 @@
 struct dfi_fault;
 struct dfi_sink;
 
-/** Statistics of a running port, counted by whoever polls it. */
+/**
+ * Statistics of a running port, counted by whoever polls or transmits on a
+ * queue (see struct dfi_qpair); the port-wide events (ARP sent, frames
+ * dropped by a link going down or by a close) are added atomically.
+ */
 struct dfi_port_stats {
 	uint64_t rx_pkts;
-	uint64_t rx_foreign;		/* not for the provider: dropped */
-	uint64_t rx_bad;		/* malformed, bad checksum, wrong version */
+	uint64_t rx_foreign;		/* not the provider's: wrong MAC, address, EtherType,
+					 * version, type or reserved bits; dropped */
+	uint64_t rx_bad;		/* malformed, bad checksum */
 	uint64_t rx_no_sink;		/* for a port no endpoint has */
 	uint64_t rx_backlog_full;	/* for an endpoint that does not poll */
 	uint64_t tx_pkts;
 	uint64_t tx_loopback;
+	uint64_t tx_link_down;		/* staged, held or waiting for ARP when the link
+					 * changed: dropped */
+	uint64_t tx_close_dropped;	/* staged at close, refused by the PMD until the deadline */
 	uint64_t arp_rx;
 	uint64_t arp_tx;
 };
+
+/**
+ * What the user of one queue pair writes and nobody else: queue 0's under
+ * the port's rx (receive counters) and tx (transmit counters) locks, a
+ * steered queue's by its one endpoint, which polls it without a lock.
+ */
+struct dfi_qpair {
+	struct dfi_port_stats *stats;	/* the port's own for queue 0, else &own */
+	struct dfi_neigh_last last;	/* the on-link sender noted last on this queue */
+	struct dfi_port_stats own;
+} __rte_cache_aligned;
 
 /** A started port's datapath: its queues, pool, receivers and neighbours. */
 struct dfi_port_rt {
@@ -51,13 +70,17 @@ struct dfi_port_rt {
 	struct rte_mempool *pool;
 	struct dfi_sink **sinks[256];	/* by UDP port, two levels */
 	uint64_t *steer_used;		/* queues given to endpoints, bit per queue */
+	struct dfi_qpair *qpairs;	/* one per queue pair configured */
 	struct dfi_neigh neigh;
 	struct dfi_fault *fault;	/* injected faults, NULL: none */
 	uint64_t next_check_tsc;	/* neighbour timers */
-	uint64_t next_link_tsc;		/* link state */
+	uint64_t next_link_tsc;		/* link state, from the timers */
+	uint64_t next_recheck_tsc;	/* link state, from a refused send */
 	uint64_t check_period;
-	uint32_t link_up;
+	uint64_t link_period;		/* between looks at the link */
+	uint32_t link_epoch;		/* bumped at each change: odd while the link is up */
 	uint32_t lsc_event;		/* set by the LSC interrupt callback */
+	int link_fd;			/* a socket to ask the kernel about ifname, or -1 */
 	uint32_t users;			/* enabled endpoints; the port runs while > 0 */
 	uint32_t ephemeral_next;
 	bool started;
@@ -93,15 +116,36 @@ int dfi_port_start(struct dfi_port *port);
 /** One endpoint fewer; the last one stops the port. */
 void dfi_port_stop(struct dfi_port *port);
 
-/** Checks the link and the neighbour timers when their time has come. */
+/**
+ * Checks the link and the neighbour timers when their time has come: the
+ * link every DFI_LINK_POLL_MS on PMDs without link interrupts (af_packet,
+ * ring; on a kernel interface the kernel's flags count too), else when the
+ * interrupt said so (and every second in case one was missed). A change of the link forgets every neighbour and drops the frames
+ * waiting for ARP; going down also drops a frame the fault injector holds.
+ */
 void dfi_port_tick(struct dfi_port *port, uint64_t now);
+
+#define DFI_LINK_POLL_MS	20
+
+/** Looks at the link now, unless that was done less than 1 ms ago. */
+void dfi_port_link_recheck(struct dfi_port *port);
+
+/** @return the link's epoch: it changes with the link, and is odd while it is up. */
+static inline uint32_t
+dfi_port_link_epoch(const struct dfi_port *port)
+{
+	return __atomic_load_n(&port->rt->link_epoch, __ATOMIC_ACQUIRE);
+}
 
 /** @return whether the started port's link was up when last looked at. */
 static inline bool
 dfi_port_link_up(const struct dfi_port *port)
 {
-	return __atomic_load_n(&port->rt->link_up, __ATOMIC_RELAXED) != 0;
+	return (dfi_port_link_epoch(port) & 1) != 0;
 }
+
+/** Sums the port's statistics over its queues. */
+void dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats);
 
 /** The port's fault injection counts (zero when none is configured). */
 void dfi_port_fault_stats(const struct dfi_port *port, struct dfi_fault_stats *stats);

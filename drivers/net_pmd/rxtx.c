@@ -32,8 +32,8 @@
 #define EPHEMERAL_FIRST	49152
 #define EPHEMERAL_COUNT	(65536 - EPHEMERAL_FIRST)
 #define BACKLOG_SIZE	1024
-/* Polls between looks at the clock for the link and neighbour timers. */
-#define TICK_POLLS	256
+/* How long a close keeps offering its staged frames to a full PMD queue. */
+#define CLOSE_FLUSH_MS	100
 
 #define IPV4_VHL	0x45
 #define IPV4_TTL	64
@@ -139,6 +139,8 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	sink->port = port;
 	sink->owner = owner;
 	sink->kernel_fd = -1;
+	sink->encap = DFI_SINK_ENCAP_UNKNOWN;
+	sink->tx_epoch = dfi_port_link_epoch(port) | 1;
 	snprintf(name, sizeof(name), "dfi_bl_%u", __atomic_fetch_add(&ring_id, 1,
 								      __ATOMIC_RELAXED));
 	/* one producer at a time (the rx lock), one consumer (the owner) */
@@ -180,9 +182,50 @@ dfi_sink_activate(struct dfi_sink *sink)
 	ret = dfi_port_start(port);
 	if (ret != 0)
 		return ret;
-	dfi_steer_attach(port, sink);
+	/* rules match UDP: a raw-Ethernet endpoint's packets come on queue 0 */
+	if (sink->encap != DFI_ENCAP_ETH)
+		dfi_steer_attach(port, sink);
 	__atomic_store_n(&sink->active, 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* The sink's encapsulation is known now: a raw-Ethernet sink gives its
+ * steered queue back, since no packet of its ever reaches that queue. */
+static void
+sink_encap_seen(struct dfi_sink *sink, enum dfi_encap encap)
+{
+	sink->encap = (uint8_t)encap;
+	if (encap == DFI_ENCAP_ETH && sink->queue != 0) {
+		NET_LOG(INFO, "%s: UDP port %u sends raw Ethernet: queue %u given back",
+			sink->port->name, rte_be_to_cpu_16(sink->udp_port), sink->queue);
+		dfi_steer_detach(sink->port, sink);
+	}
+	__atomic_store_n(&sink->eth_seen, 0, __ATOMIC_RELAXED);
+}
+
+/* Frees the frames the sink staged, counting them in *counter. */
+static void
+sink_drop_staged(struct dfi_sink *sink, uint64_t *counter, const char *why)
+{
+	if (sink->nb_tx == 0)
+		return;
+	rte_pktmbuf_free_bulk(sink->tx, sink->nb_tx);
+	__atomic_fetch_add(counter, sink->nb_tx, __ATOMIC_RELAXED);
+	NET_LOG(INFO, "%s: UDP port %u: %u staged frames dropped: %s", sink->port->name,
+		rte_be_to_cpu_16(sink->udp_port), sink->nb_tx, why);
+	sink->nb_tx = 0;
+}
+
+/* An orderly close: what the endpoint staged (and reported as sent) leaves. */
+static void
+sink_drain_tx(struct dfi_sink *sink)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * CLOSE_FLUSH_MS;
+
+	while (dfi_sink_flush(sink) > 0 && rte_get_timer_cycles() < end)
+		rte_pause();
+	sink_drop_staged(sink, &sink->port->rt->stats.tx_close_dropped,
+			 "the PMD refused them until the close's deadline");
 }
 
 void
@@ -201,13 +244,12 @@ dfi_sink_detach(struct dfi_sink *sink)
 	rte_spinlock_unlock(&rt->rx_lock);
 	pthread_mutex_unlock(&rt->ctl);
 
+	if (was_active)
+		sink_drain_tx(sink);
 	dfi_steer_detach(port, sink);
 	while (rte_ring_sc_dequeue(sink->backlog, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
 	rte_ring_free(sink->backlog);
-	if (sink->nb_tx > 0)
-		rte_pktmbuf_free_bulk(sink->tx, sink->nb_tx);
-	sink->nb_tx = 0;
 	if (sink->kernel_fd >= 0)
 		close(sink->kernel_fd);
 	if (was_active)
@@ -216,12 +258,17 @@ dfi_sink_detach(struct dfi_sink *sink)
 
 /* -- receive -- */
 
+/*
+ * What the PMD says of a received checksum: GOOD, or NONE (the field is not
+ * right in the data, a virtual device's partial sum, but the data was
+ * verified) pass; BAD fails; UNKNOWN is checked in software.
+ */
 static bool
 ipv4_cksum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 {
 	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 
-	if (f == RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+	if (f == RTE_MBUF_F_RX_IP_CKSUM_GOOD || f == RTE_MBUF_F_RX_IP_CKSUM_NONE)
 		return true;
 	if (f == RTE_MBUF_F_RX_IP_CKSUM_BAD)
 		return false;
@@ -234,7 +281,8 @@ udp_cksum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 {
 	uint64_t f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
-	if (f == RTE_MBUF_F_RX_L4_CKSUM_GOOD || udp->dgram_cksum == 0)
+	if (f == RTE_MBUF_F_RX_L4_CKSUM_GOOD || f == RTE_MBUF_F_RX_L4_CKSUM_NONE ||
+	    udp->dgram_cksum == 0)
 		return true;
 	if (f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return false;
@@ -242,129 +290,168 @@ udp_cksum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 					     rte_pktmbuf_mtod(m, const uint8_t *))) == 0xffff;
 }
 
+/*
+ * The provider's own header, with avail bytes of it in the first segment:
+ * our version (or a later one asking for a connection, answered in ours), a
+ * known type, and every reserved field and flag zero.
+ */
+static bool
+hdr_ours(const struct dfi_hdr *hdr, uint32_t avail)
+{
+	const struct dfi_rdm_hdr *rdm = (const struct dfi_rdm_hdr *)hdr;
+
+	if (unlikely(hdr->version != DFI_WIRE_VERSION))
+		return hdr->version > DFI_WIRE_VERSION && hdr->type == DFI_PKT_RDM_CONN;
+	if (hdr->type == DFI_PKT_DGRAM)
+		return hdr->reserved == 0 &&
+		       (hdr->flags & ~rte_cpu_to_be_16(DFI_HDR_F_CQ_DATA)) == 0;
+	return hdr->type >= DFI_PKT_RDM_CONN && hdr->type <= DFI_PKT_RDM_LAST &&
+	       avail >= sizeof(*rdm) && rdm->reserved == 0;
+}
+
+/*
+ * The tail of both encapsulations: the datagram of len bytes at off is the
+ * provider's, for sink; m is adjusted to it. @return sink, or NULL (counted;
+ * m is then still the caller's).
+ */
+static struct dfi_sink *
+accept_pkt(struct dfi_port *port, struct dfi_qpair *qp, struct dfi_sink *sink,
+	   struct rte_mbuf *m, uint16_t off, uint16_t len, uint32_t src_ip, rte_be16_t src_port)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	uint32_t avail = rte_pktmbuf_data_len(m) - (uint32_t)off;
+	struct dfi_rx_meta *meta;
+
+	if (unlikely(len < sizeof(struct dfi_hdr) || avail < sizeof(struct dfi_hdr) ||
+		     !hdr_ours(rte_pktmbuf_mtod_offset(m, const struct dfi_hdr *, off),
+			       RTE_MIN(avail, (uint32_t)len)))) {
+		NET_LOG(DEBUG, "%s: a datagram for UDP port %u is not the provider's",
+			port->name, rte_be_to_cpu_16(sink->udp_port));
+		qp->stats->rx_foreign++;
+		return NULL;
+	}
+	meta = dfi_rx_meta(m);
+	meta->src_ip = src_ip;
+	meta->src_port = src_port;
+	rte_ether_addr_copy(&eth->src_addr, (struct rte_ether_addr *)meta->src_mac);
+	meta->encap = eth->ether_type == rte_cpu_to_be_16(DFI_ETHER_TYPE) ? DFI_ENCAP_ETH :
+									     DFI_ENCAP_UDP;
+	/* the sender is a neighbour: no ARP needed to answer it */
+	if (src_ip != 0 && dfi_port_on_link(port, src_ip))
+		dfi_neigh_note(&port->rt->neigh, &qp->last, port, src_ip, &eth->src_addr);
+	rte_pktmbuf_adj(m, off);
+	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - len));
+	return sink;
+}
+
 /* IPv4/UDP: the sink the datagram is for, or NULL (m is then still the caller's). */
 static struct dfi_sink *
-classify_udp(struct dfi_port *port, struct rte_mbuf *m, const struct rte_ether_hdr *eth)
+classify_udp(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
+	     const struct rte_ether_hdr *eth)
 {
-	struct dfi_port_rt *rt = port->rt;
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
+	struct dfi_port_stats *st = qp->stats;
 	const struct rte_udp_hdr *udp;
-	struct dfi_rx_meta *meta;
 	struct dfi_sink *sink;
 	uint16_t ip_len, udp_len, hlen;
 
-	if (unlikely(rte_pktmbuf_data_len(m) < DFI_UDP_HDRS_LEN + sizeof(struct dfi_hdr)))
+	if (unlikely(rte_pktmbuf_data_len(m) < DFI_UDP_HDRS_LEN)) {
+		st->rx_bad++;
 		return NULL;
-	if (ip->next_proto_id != IPPROTO_UDP || ip->dst_addr != port->ipv4) {
-		rt->stats.rx_foreign++;
+	}
+	/* the provider sends unicast frames only, to the port's own addresses */
+	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) ||
+	    ip->next_proto_id != IPPROTO_UDP || ip->dst_addr != port->ipv4) {
+		st->rx_foreign++;
 		return NULL;
 	}
 	hlen = (uint16_t)((ip->version_ihl & 0xf) * 4);
 	ip_len = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(ip->version_ihl != IPV4_VHL || (ip->fragment_offset &
 						      rte_cpu_to_be_16(0x3fff)) != 0 ||
-		     ip_len < hlen + sizeof(*udp) + sizeof(struct dfi_hdr) ||
+		     ip_len < hlen + sizeof(*udp) ||
 		     ip_len > rte_pktmbuf_pkt_len(m) - sizeof(*eth) || !ipv4_cksum_ok(m, ip))) {
-		rt->stats.rx_bad++;
+		st->rx_bad++;
 		return NULL;
 	}
 	udp = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
 	udp_len = rte_be_to_cpu_16(udp->dgram_len);
-	sink = sink_lookup(rt, udp->dst_port);
+	sink = sink_lookup(port->rt, udp->dst_port);
 	if (sink == NULL || !sink->active) {
-		rt->stats.rx_no_sink++;
+		st->rx_no_sink++;
 		return NULL;
 	}
 	if (unlikely(udp_len != ip_len - hlen || !udp_cksum_ok(m, ip, udp))) {
-		rt->stats.rx_bad++;
+		st->rx_bad++;
 		return NULL;
 	}
-	meta = dfi_rx_meta(m);
-	meta->src_ip = ip->src_addr;
-	meta->src_port = udp->src_port;
-	rte_ether_addr_copy(&eth->src_addr, (struct rte_ether_addr *)meta->src_mac);
-	meta->encap = DFI_ENCAP_UDP;
-	/* the sender is a neighbour: no ARP needed to answer it */
-	if (dfi_port_on_link(port, ip->src_addr))
-		dfi_neigh_note(&rt->neigh, port, ip->src_addr, &eth->src_addr);
-	rte_pktmbuf_adj(m, (uint16_t)(sizeof(*eth) + hlen + sizeof(*udp)));
-	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - (udp_len - sizeof(*udp))));
-	return sink;
+	return accept_pkt(port, qp, sink, m, (uint16_t)(sizeof(*eth) + hlen + sizeof(*udp)),
+			  (uint16_t)(udp_len - sizeof(*udp)), ip->src_addr, udp->src_port);
 }
 
 static struct dfi_sink *
-classify_eth(struct dfi_port *port, struct rte_mbuf *m, const struct rte_ether_hdr *eth)
+classify_eth(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
+	     const struct rte_ether_hdr *eth)
 {
-	struct dfi_port_rt *rt = port->rt;
 	const struct dfi_eth_shim *shim = (const struct dfi_eth_shim *)(eth + 1);
-	struct dfi_rx_meta *meta;
+	struct dfi_port_stats *st = qp->stats;
 	struct dfi_sink *sink;
 	uint16_t len;
 
-	if (unlikely(rte_pktmbuf_data_len(m) < DFI_ETH_HDRS_LEN + sizeof(struct dfi_hdr)))
+	if (unlikely(rte_pktmbuf_data_len(m) < DFI_ETH_HDRS_LEN)) {
+		st->rx_bad++;
 		return NULL;
+	}
 	len = rte_be_to_cpu_16(shim->len);
-	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) ||
+	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) || shim->reserved != 0 ||
 	    (shim->dst_ip != 0 && shim->dst_ip != port->ipv4)) {
-		rt->stats.rx_foreign++;
+		st->rx_foreign++;
 		return NULL;
 	}
-	if (unlikely(len < sizeof(struct dfi_hdr) || len > rte_pktmbuf_pkt_len(m) -
-							  DFI_ETH_HDRS_LEN)) {
-		rt->stats.rx_bad++;
+	if (unlikely(len > rte_pktmbuf_pkt_len(m) - DFI_ETH_HDRS_LEN)) {
+		st->rx_bad++;
 		return NULL;
 	}
-	sink = sink_lookup(rt, shim->dst_port);
+	sink = sink_lookup(port->rt, shim->dst_port);
 	if (sink == NULL || !sink->active) {
-		rt->stats.rx_no_sink++;
+		st->rx_no_sink++;
 		return NULL;
 	}
-	meta = dfi_rx_meta(m);
-	meta->src_ip = shim->src_ip;
-	meta->src_port = shim->src_port;
-	rte_ether_addr_copy(&eth->src_addr, (struct rte_ether_addr *)meta->src_mac);
-	meta->encap = DFI_ENCAP_ETH;
-	if (shim->src_ip != 0 && dfi_port_on_link(port, shim->src_ip))
-		dfi_neigh_note(&rt->neigh, port, shim->src_ip, &eth->src_addr);
-	rte_pktmbuf_adj(m, DFI_ETH_HDRS_LEN);
-	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - len));
-	return sink;
+	/* its endpoint speaks raw Ethernet: the owner gives its UDP queue back */
+	if (unlikely(sink->queue != 0))
+		__atomic_store_n(&sink->eth_seen, 1, __ATOMIC_RELAXED);
+	return accept_pkt(port, qp, sink, m, DFI_ETH_HDRS_LEN, len, shim->src_ip,
+			  shim->src_port);
 }
 
 /*
- * Sorts one received frame: returns the sink it is for (m adjusted to its
- * dfi_hdr), or NULL when the frame was consumed (ARP) or dropped. The rx
- * lock is held.
+ * Sorts one frame received on qp's queue: returns the sink it is for (m
+ * adjusted to its dfi_hdr), or NULL when the frame was consumed (ARP) or
+ * dropped. On queue 0 the rx lock is held.
  */
 static struct dfi_sink *
-classify(struct dfi_port *port, struct rte_mbuf *m)
+classify(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	struct dfi_port_stats *st = qp->stats;
 	struct dfi_sink *sink = NULL;
-	const struct dfi_hdr *hdr;
 
-	port->rt->stats.rx_pkts++;
+	st->rx_pkts++;
 	if (unlikely(rte_pktmbuf_data_len(m) < sizeof(*eth))) {
-		port->rt->stats.rx_bad++;
+		st->rx_bad++;
 	} else if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-		sink = classify_udp(port, m, eth);
+		sink = classify_udp(port, qp, m, eth);
 	} else if (eth->ether_type == rte_cpu_to_be_16(DFI_ETHER_TYPE)) {
-		sink = classify_eth(port, m, eth);
+		sink = classify_eth(port, qp, m, eth);
 	} else if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
+		st->arp_rx++;
 		dfi_neigh_input(port, m);
 		return NULL;
 	} else {
-		port->rt->stats.rx_foreign++;
+		st->rx_foreign++;
 	}
-	if (sink != NULL) {
-		hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
-		/* a later version may ask for a connection: it is answered in ours */
-		if (likely(hdr->version == DFI_WIRE_VERSION) ||
-		    (hdr->version > DFI_WIRE_VERSION && hdr->type == DFI_PKT_RDM_CONN))
-			return sink;
-		NET_LOG(DEBUG, "%s: dfi_hdr version %u dropped", port->name, hdr->version);
-		port->rt->stats.rx_bad++;
-	}
+	if (sink != NULL)
+		return sink;
 	rte_pktmbuf_free(m);
 	return NULL;
 }
@@ -385,11 +472,15 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 {
 	struct dfi_port *port = self->port;
 	struct dfi_port_rt *rt = port->rt;
+	struct dfi_qpair *qp = &rt->qpairs[queue];
 	struct rte_mbuf *burst[DFI_RX_BURST], *faulty[2 * DFI_RX_BURST + 1], **in = burst;
 	struct dfi_sink *sink;
-	uint16_t i, nb;
+	uint16_t i, nb, max = DFI_RX_BURST;
 
-	nb = rte_eth_rx_burst(port->port_id, queue, burst, DFI_RX_BURST);
+	/* a steered queue is its owner's: take no more than the owner has room for */
+	if (queue != 0)
+		max = (uint16_t)RTE_MIN(max, n - *got);
+	nb = max > 0 ? rte_eth_rx_burst(port->port_id, queue, burst, max) : 0;
 	if (unlikely(rt->fault != NULL)) {
 		/* under the rx lock, which a dedicated queue does not take otherwise */
 		if (queue != 0)
@@ -400,13 +491,19 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 		in = faulty;
 	}
 	for (i = 0; i < nb; i++) {
-		sink = classify(port, in[i]);
+		sink = classify(port, qp, in[i]);
 		if (sink == NULL)
 			continue;
-		if (sink == self && *got < n)
+		if (sink == self && *got < n) {
 			pkts[(*got)++] = in[i];
-		else
+		} else if (queue == 0) {
 			to_backlog(port, sink, in[i]);
+		} else {
+			/* backlogs have one producer: the rx lock's holder */
+			rx_lock(rt);
+			to_backlog(port, sink, in[i]);
+			rx_unlock(rt);
+		}
 	}
 }
 
@@ -421,8 +518,12 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 	got = (uint16_t)rte_ring_sc_dequeue_burst(sink->backlog, (void **)pkts, n, NULL);
 	if (got == n)
 		return got;
-	if (sink->queue != 0)
-		port_poll(sink, sink->queue, pkts, n, &got);
+	if (sink->queue != 0) {
+		if (unlikely(__atomic_load_n(&sink->eth_seen, __ATOMIC_RELAXED) != 0))
+			sink_encap_seen(sink, DFI_ENCAP_ETH);
+		else
+			port_poll(sink, sink->queue, pkts, n, &got);
+	}
 	if (!rt->locked) {
 		port_poll(sink, 0, pkts, n, &got);
 	} else if (rte_spinlock_trylock(&rt->rx_lock)) {
@@ -430,7 +531,7 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 		port_poll(sink, 0, pkts, n, &got);
 		rte_spinlock_unlock(&rt->rx_lock);
 	}
-	if (unlikely(++sink->polls % TICK_POLLS == 0))
+	if (unlikely(++sink->polls % DFI_TICK_POLLS == 0))
 		dfi_port_tick(port, rte_get_timer_cycles());
 	return got;
 }
@@ -445,9 +546,9 @@ loopback(struct dfi_port *port, struct rte_mbuf *m)
 
 	/* never on a wire: nothing to verify */
 	m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	rt->stats.tx_loopback++;
 	rx_lock(rt);
-	sink = classify(port, m);
+	rt->stats.tx_loopback++;
+	sink = classify(port, &rt->qpairs[0], m);
 	if (sink != NULL)
 		to_backlog(port, sink, m);
 	rx_unlock(rt);
@@ -578,6 +679,48 @@ route_apply(const struct dfi_route *r, struct rte_mbuf *m)
 		udp->dgram_cksum = 0xffff;	/* 0 would mean "no checksum" */
 }
 
+/*
+ * The link changed since the sink staged its frames, or it is down: they are
+ * dropped, never sent late. @return 0 when the link is up (again), else
+ * -FI_ENETDOWN, logged once per endpoint and outage.
+ */
+static int
+sink_link_changed(struct dfi_sink *sink)
+{
+	struct dfi_port *port = sink->port;
+	uint32_t epoch = dfi_port_link_epoch(port);
+
+	if ((epoch & 1) == 0) {
+		dfi_port_link_recheck(port);	/* it may be back */
+		epoch = dfi_port_link_epoch(port);
+	}
+	sink_drop_staged(sink, &port->rt->stats.tx_link_down, "the link went down");
+	if (epoch & 1) {
+		sink->tx_epoch = epoch;
+		return 0;
+	}
+	if (sink->down_noted != epoch + 1) {
+		sink->down_noted = epoch + 1;
+		DFI_INFO(FI_LOG_EP_DATA, "%s: link down: sends from UDP port %u fail with "
+			 "-FI_ENETDOWN until it is back", port->name,
+			 rte_be_to_cpu_16(sink->udp_port));
+	}
+	return -FI_ENETDOWN;
+}
+
+void
+dfi_sink_neigh_refresh(struct dfi_sink *sink, const struct dfi_addr *dst)
+{
+	struct dfi_port *port = sink->port;
+	uint32_t hop;
+
+	if (dst->kind != DFI_ADDR_IPV4 || dst->ipv4 == port->ipv4)
+		return;
+	hop = dfi_port_next_hop(port, dst->ipv4);
+	if (hop != 0)
+		dfi_neigh_forget(port, hop);
+}
+
 int
 dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
 	      struct rte_mbuf *m)
@@ -593,7 +736,11 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 		ret = route_fill(sink, encap, dst, &fresh);
 		if (ret < 0)
 			return ret;
+		if (unlikely(sink->encap != encap))
+			sink_encap_seen(sink, encap);
 		if (ret > 0) {
+			if (!dfi_port_link_up(port) && (ret = sink_link_changed(sink)) != 0)
+				return ret;
 			/* the first packets to a neighbour wait for its ARP reply */
 			route_apply(&fresh, m);
 			ret = dfi_neigh_park(port, dfi_port_next_hop(port, dst->ipv4), m);
@@ -603,33 +750,36 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 		}
 		*r = fresh;
 	}
-	route_apply(r, m);
 	if (r->local) {
+		route_apply(r, m);
 		loopback(port, m);
 		return 0;
 	}
+	/* one load on the way: the staged frames' link is still the port's */
+	if (unlikely(dfi_port_link_epoch(port) != sink->tx_epoch)) {
+		ret = sink_link_changed(sink);
+		if (ret != 0)
+			return ret;
+	}
+	route_apply(r, m);
 	sink->tx[sink->nb_tx++] = m;
 	return 0;
 }
 
-/* With faults injected: the burst is transformed, and what the PMD refuses
- * counts as lost on the wire; every frame is consumed. Under the tx lock. */
+/* Under the tx lock for queue 0, and for any queue with faults injected (the
+ * injector's state is the port's); what the injector or the PMD did not take
+ * counts as lost on the wire. */
 static uint16_t
 tx_burst_faulty(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct dfi_port_rt *rt = port->rt;
 	struct rte_mbuf *out[2 * DFI_TX_BURST + 1];
 	uint16_t nb, sent;
 
-	if (rt->locked)
-		rte_spinlock_lock(&rt->tx_lock);
-	nb = dfi_fault_apply(rt->fault, DFI_FAULT_TX, pkts, n, out);
+	nb = dfi_fault_apply(port->rt->fault, DFI_FAULT_TX, pkts, n, out);
 	sent = rte_eth_tx_burst(port->port_id, queue, out, nb);
 	if (sent < nb)
 		rte_pktmbuf_free_bulk(out + sent, nb - sent);
-	if (rt->locked)
-		rte_spinlock_unlock(&rt->tx_lock);
-	rt->stats.tx_pkts += sent;
+	port->rt->qpairs[queue].stats->tx_pkts += sent;
 	return n;
 }
 
@@ -637,18 +787,20 @@ static uint16_t
 tx_burst(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct dfi_port_rt *rt = port->rt;
+	bool faulty = rt->fault != NULL;
+	bool lock = rt->locked && (queue == 0 || faulty);
 	uint16_t sent;
 
-	if (unlikely(rt->fault != NULL))
-		return tx_burst_faulty(port, queue, pkts, RTE_MIN(n, (uint16_t)DFI_TX_BURST));
-	if (queue != 0 || !rt->locked) {
-		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
-	} else {
+	if (lock)
 		rte_spinlock_lock(&rt->tx_lock);
+	if (unlikely(faulty)) {
+		sent = tx_burst_faulty(port, queue, pkts, RTE_MIN(n, (uint16_t)DFI_TX_BURST));
+	} else {
 		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
-		rte_spinlock_unlock(&rt->tx_lock);
+		rt->qpairs[queue].stats->tx_pkts += sent;
 	}
-	rt->stats.tx_pkts += sent;
+	if (lock)
+		rte_spinlock_unlock(&rt->tx_lock);
 	return sent;
 }
 
@@ -659,6 +811,10 @@ dfi_sink_flush(struct dfi_sink *sink)
 
 	if (sink->nb_tx == 0)
 		return 0;
+	if (unlikely(dfi_port_link_epoch(sink->port) != sink->tx_epoch)) {
+		sink_drop_staged(sink, &sink->port->rt->stats.tx_link_down, "the link went down");
+		return 0;
+	}
 	sent = tx_burst(sink->port, sink->queue, sink->tx, sink->nb_tx);
 	if (sent < sink->nb_tx)
 		memmove(sink->tx, sink->tx + sent, sizeof(sink->tx[0]) * (sink->nb_tx - sent));

@@ -31,6 +31,8 @@
 
 #define DFI_RX_BURST	32
 #define DFI_TX_BURST	64
+/** Polls of a sink between looks at the clock for the port's timers. */
+#define DFI_TICK_POLLS	256
 
 /** What the receive path learnt of a packet, in its mbuf's private area. */
 struct dfi_rx_meta {
@@ -66,6 +68,9 @@ struct dfi_route {
 	uint64_t ol_flags;		/* checksum offloads */
 };
 
+/** A sink's encapsulation before its endpoint says or sends. */
+#define DFI_SINK_ENCAP_UNKNOWN	0xff
+
 struct dfi_sink {
 	struct dfi_port *port;
 	struct rte_ring *backlog;	/* packets other pollers received for it */
@@ -74,9 +79,16 @@ struct dfi_sink {
 	uint16_t queue;			/* dedicated queue pair, or 0: the shared one */
 	uint32_t active;		/* receives while 1 */
 	uint8_t no_sw_udp_cksum;	/* its packets carry a CRC: no UDP checksum in software */
+	/* enum dfi_encap of its endpoint: the endpoint may set it after
+	 * dfi_sink_attach(), else its first send or raw frame tells; only a
+	 * UDP sink keeps a steered queue */
+	uint8_t encap;
+	uint32_t eth_seen;		/* a raw frame came for it on queue 0 */
 	int kernel_fd;			/* reserves the port on a kernel interface */
 	struct rte_flow *flow;		/* steers the port's packets to queue */
 	uint32_t polls;
+	uint32_t tx_epoch;		/* the (odd) link epoch its staged frames belong to */
+	uint32_t down_noted;		/* 1 + the down epoch its refusals were logged in */
 	uint16_t nb_tx;
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
 	struct dfi_route route __rte_cache_aligned;
@@ -95,7 +107,11 @@ int dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *ud
 /** Starts the port if needed and opens the sink to its packets. */
 int dfi_sink_activate(struct dfi_sink *sink);
 
-/** Stops receiving, frees what waits for the sink, gives its UDP port back. */
+/**
+ * Stops receiving, hands the frames still staged to the PMD (for at most
+ * 100 ms; what it still refuses then is dropped, counted and logged), frees
+ * what waits for the sink, gives its UDP port back.
+ */
 void dfi_sink_detach(struct dfi_sink *sink);
 
 /**
@@ -109,15 +125,29 @@ uint16_t dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n
  * DFI_MAX_HDRS_LEN bytes of headroom) to dst. On success the packet is the
  * wire's: staged for the next flush, held for ARP, or looped back.
  *
+ * Frames staged before the link changed are dropped (counted in
+ * tx_link_down) rather than sent late.
+ *
  * @return 0; -FI_EAGAIN when DFI_TX_BURST packets are staged already;
- *   -FI_EHOSTUNREACH for an off-link destination without gateway; -FI_EINVAL
- *   for an address the encapsulation cannot carry. The caller keeps the
- *   packet on error.
+ *   -FI_ENETDOWN while the port's link is down (unless dst is the port
+ *   itself), logged once per endpoint and outage; -FI_EHOSTUNREACH for an
+ *   off-link destination without gateway; -FI_EINVAL for an address the
+ *   encapsulation cannot carry. The caller keeps the packet on error.
  */
 int dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
 		  struct rte_mbuf *m);
 
-/** Hands the staged packets to the PMD. @return how many are still staged. */
+/**
+ * dst stopped answering: the MAC of its next hop is asked for again before
+ * the next packet to it leaves (nothing to do for a raw-Ethernet address,
+ * which is its own MAC).
+ */
+void dfi_sink_neigh_refresh(struct dfi_sink *sink, const struct dfi_addr *dst);
+
+/**
+ * Hands the staged packets to the PMD, or drops them when the link changed
+ * since they were staged. @return how many are still staged.
+ */
 uint16_t dfi_sink_flush(struct dfi_sink *sink);
 
 /** @return how many more packets dfi_sink_send() accepts before a flush. */

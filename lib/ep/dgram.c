@@ -311,6 +311,12 @@ dgram_progress(struct dfi_ep *ep)
 	dfi_sink_flush(&ep->sink);
 }
 
+/*
+ * A receive posted without a context cannot be cancelled (fi_endpoint(3)).
+ * The FI_ECANCELED entry needs room in the CQ, as every completion does
+ * here: without it the receive stays posted and the cancel gets
+ * -FI_EAGAIN, to be tried again once the CQ has been read.
+ */
 static ssize_t
 dgram_cancel(struct dfi_ep *ep, void *context)
 {
@@ -318,12 +324,16 @@ dgram_cancel(struct dfi_ep *ep, void *context)
 	struct dgram_rx found;
 	uint32_t i;
 
+	if (context == NULL)
+		return -FI_ENOENT;
 	for (i = dg->rx_head; i != dg->rx_tail; i++) {
 		if (dg->rx[i & dg->rx_mask].context == context)
 			break;
 	}
 	if (i == dg->rx_tail)
 		return -FI_ENOENT;
+	if (ep->rx_cq != NULL && dfi_cq_room(ep->rx_cq) == 0)
+		return -FI_EAGAIN;
 	found = dg->rx[i & dg->rx_mask];
 	for (; i + 1 != dg->rx_tail; i++)
 		dg->rx[i & dg->rx_mask] = dg->rx[(i + 1) & dg->rx_mask];
@@ -331,6 +341,7 @@ dgram_cancel(struct dfi_ep *ep, void *context)
 	if (ep->rx_cq != NULL)
 		dfi_cq_write_err(ep->rx_cq, found.context, FI_RECV | FI_MSG, 0, NULL, 0, 0, 0,
 				 FI_ECANCELED, FI_ADDR_NOTAVAIL);
+	dfi_ep_count(ep, DFI_CNTR_RECV, true);
 	return 0;
 }
 

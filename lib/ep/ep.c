@@ -174,6 +174,7 @@ ep_setname(fid_t fid, void *addr, size_t addrlen)
 	ret = dfi_sink_attach(ep->sink.port, &sink, &a.port, ep);
 	if (ret != 0)
 		return ret;
+	sink.encap = (uint8_t)ep->encap;
 	dfi_sink_detach(&ep->sink);
 	ep->sink = sink;
 	return 0;
@@ -438,6 +439,7 @@ static int
 ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 {
 	struct rte_eth_stats eth;
+	struct dfi_port_stats ps;
 	struct dfi_ep *ep;
 	struct dfi_fault_stats f;
 	int d;
@@ -458,8 +460,10 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 		stats->fault_reordered[d] = f.count[d][DFI_FAULT_REORDER];
 		stats->fault_corrupted[d] = f.count[d][DFI_FAULT_CORRUPT];
 	}
-	if (ep->sink.port->rt != NULL)
-		stats->port_rx_bad = ep->sink.port->rt->stats.rx_bad;
+	if (ep->sink.port->rt != NULL) {
+		dfi_port_stats_read(ep->sink.port, &ps);
+		stats->port_rx_bad = ps.rx_bad;
+	}
 	if (rte_eth_stats_get(ep->sink.port->port_id, &eth) == 0)
 		stats->port_rx_dropped = eth.imissed + eth.rx_nombuf + eth.ierrors;
 	dfi_domain_unlock(ep->domain);
@@ -614,6 +618,8 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ret = dfi_sink_attach(domain->port, &ep->sink, &port, ep);
 	if (ret != 0)
 		goto err_free;
+	/* known before fi_enable: a raw-Ethernet endpoint never asks for a steered queue */
+	ep->sink.encap = (uint8_t)ep->encap;
 	ret = ops->init(ep, info);
 	if (ret != 0)
 		goto err_detach;

@@ -854,8 +854,11 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 	struct rdm_rx *rx = NULL;
+	bool promised;
 	int t;
 
+	if (context == NULL)
+		return -FI_ENOENT;	/* cannot be cancelled (fi_endpoint(3)) */
 	for (t = 0; t < 2 && rx == NULL; t++) {
 		for (rx = *posted_list(r, t != 0); rx != NULL && rx->context != context;
 		     rx = rx->next)
@@ -863,14 +866,19 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 	}
 	if (rx == NULL)
 		return -FI_ENOENT;
+	/* the error entry takes the slot promised at post, else needs room */
+	promised = (rx->flags & FI_MULTI_RECV) == 0 && rx_wants_comp(ep, rx);
+	if (rx->busy == 0 && !promised && ep->rx_cq != NULL && dfi_cq_room(ep->rx_cq) == 0)
+		return -FI_EAGAIN;
 	posted_unlink(r, rx);
 	if (rx->busy > 0)
 		return 0;	/* a multi-receive buffer in use: released by its last message */
-	if ((rx->flags & FI_MULTI_RECV) == 0 && rx_wants_comp(ep, rx))
+	if (promised)
 		dfi_cq_unreserve(ep->rx_cq);
 	if (ep->rx_cq != NULL)
 		dfi_cq_write_err(ep->rx_cq, context, FI_RECV | (rx->tagged ? FI_TAGGED : FI_MSG),
 				 0, NULL, 0, 0, 0, FI_ECANCELED, FI_ADDR_NOTAVAIL);
+	dfi_ep_count(ep, DFI_CNTR_RECV, true);
 	rx_free(r, rx);
 	return 0;
 }

@@ -1052,6 +1052,10 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		p->rto_mark = r->now;
 		p->recover = p->snd_nxt;
 		p->recovering = true;
+		/* silent through more than one timeout: perhaps its MAC is not the
+		 * one we send to (it changed, or a corrupted frame taught it) */
+		if (r->now - p->last_heard > 2 * rto)
+			dfi_sink_neigh_refresh(&ep->sink, &p->addr);
 		send_retx(ep, r, p, p->snd_una);
 	}
 	/* waiting on the other side (a delivery notice, a message's rest): ask

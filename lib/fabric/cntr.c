@@ -2,7 +2,8 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* Counters: atomic values, progress on read, spinning waits. */
+/* Counters: values bumped atomically unless the threading model makes
+ * plain adds safe, progress on read, spinning waits. */
 
 #include <sched.h>
 #include <stdlib.h>
@@ -83,40 +84,48 @@ cntr_readerr(struct fid_cntr *cntr_fid)
 	return __atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * The application's writes to the value or, with err, the error value: under
+ * the domain lock, as the endpoints' are, so that a plain add never races
+ * with one of theirs.
+ */
+static int
+cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
+{
+	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
+	uint64_t *v = err ? &cntr->err : &cntr->value;
+
+	dfi_domain_lock(cntr->domain);
+	if (add)
+		dfi_cntr_add_to(cntr, v, value);
+	else
+		__atomic_store_n(v, value, __ATOMIC_RELEASE);
+	dfi_domain_unlock(cntr->domain);
+	return 0;
+}
+
 static int
 cntr_add(struct fid_cntr *cntr_fid, uint64_t value)
 {
-	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-
-	__atomic_fetch_add(&cntr->value, value, __ATOMIC_RELEASE);
-	return 0;
+	return cntr_write(cntr_fid, false, value, true);
 }
 
 static int
 cntr_set(struct fid_cntr *cntr_fid, uint64_t value)
 {
-	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-
-	__atomic_store_n(&cntr->value, value, __ATOMIC_RELEASE);
-	return 0;
+	return cntr_write(cntr_fid, false, value, false);
 }
 
 static int
 cntr_adderr(struct fid_cntr *cntr_fid, uint64_t value)
 {
-	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-
-	__atomic_fetch_add(&cntr->err, value, __ATOMIC_RELEASE);
-	return 0;
+	return cntr_write(cntr_fid, true, value, true);
 }
 
 static int
 cntr_seterr(struct fid_cntr *cntr_fid, uint64_t value)
 {
-	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-
-	__atomic_store_n(&cntr->err, value, __ATOMIC_RELEASE);
-	return 0;
+	return cntr_write(cntr_fid, true, value, false);
 }
 
 static int64_t
@@ -238,6 +247,8 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	if (cntr == NULL)
 		return -FI_ENOMEM;
 	cntr->domain = domain;
+	cntr->serial = domain->threading == FI_THREAD_DOMAIN ||
+		       domain->threading == FI_THREAD_COMPLETION;
 	cntr->wait_obj = wait_obj;
 	DFI_REF_INIT(&cntr->refs);
 	cntr->cntr_fid.fid.fclass = FI_CLASS_CNTR;

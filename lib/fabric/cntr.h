@@ -11,10 +11,13 @@
 #ifndef _DFI_CNTR_H_
 #define _DFI_CNTR_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rdma/fi_domain.h>
 #include <rdma/fi_eq.h>
+
+#include <rte_branch_prediction.h>
 
 #include "progress.h"
 
@@ -24,6 +27,9 @@ struct dfi_cntr {
 	struct fid_cntr cntr_fid;
 	uint64_t value;
 	uint64_t err;
+	/* The application serialises the counter with whatever bumps it
+	 * (FI_THREAD_DOMAIN, FI_THREAD_COMPLETION): plain adds, no atomics. */
+	bool serial;
 	struct dfi_progress progress;
 	struct dfi_domain *domain;
 	enum fi_wait_obj wait_obj;
@@ -42,16 +48,26 @@ struct dfi_cntr *dfi_cntr_from_fid(struct fid *fid);
 int dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep);
 void dfi_cntr_detach(struct dfi_cntr *cntr, struct dfi_ep *ep);
 
+/** Adds n to one of the counter's values (value or err). */
+static inline void
+dfi_cntr_add_to(const struct dfi_cntr *cntr, uint64_t *v, uint64_t n)
+{
+	if (likely(cntr->serial))
+		__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_add(v, n, __ATOMIC_RELEASE);
+}
+
 static inline void
 dfi_cntr_inc(struct dfi_cntr *cntr)
 {
-	__atomic_fetch_add(&cntr->value, 1, __ATOMIC_RELEASE);
+	dfi_cntr_add_to(cntr, &cntr->value, 1);
 }
 
 static inline void
 dfi_cntr_inc_err(struct dfi_cntr *cntr)
 {
-	__atomic_fetch_add(&cntr->err, 1, __ATOMIC_RELEASE);
+	dfi_cntr_add_to(cntr, &cntr->err, 1);
 }
 
 #endif /* _DFI_CNTR_H_ */

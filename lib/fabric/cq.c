@@ -84,6 +84,7 @@ dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, v
 	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
 	slot->e.olen = olen;
 	slot->e.err = err;
+	slot->e.prov_errno = err;	/* for fi_cq_strerror() */
 	slot->is_err = 1;
 	cq->tail++;
 }
@@ -108,10 +109,21 @@ cq_entry_copy(void *out, const struct fi_cq_err_entry *e, size_t size)
 	}
 }
 
-static ssize_t
-cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
+/* Whether an error (or the overrun) is next: reads stop there. */
+static inline bool
+cq_err_next(const struct dfi_cq *cq)
 {
-	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
+	return cq->head != cq->tail ? cq->ring[cq->head & cq->mask].is_err != 0 : cq->overrun;
+}
+
+/*
+ * Progresses the bound endpoints, then reads up to count completions if at
+ * least min are queued or an error is next (min > 1 for a threshold wait).
+ * @return the number read, -FI_EAVAIL when an error is next, or -FI_EAGAIN.
+ */
+static __rte_always_inline ssize_t
+cq_take(struct dfi_cq *cq, void *buf, size_t count, fi_addr_t *src_addr, uint32_t min)
+{
 	struct dfi_domain *domain = cq->domain;
 	const struct dfi_cq_slot *slot;
 	uint8_t *out = buf;
@@ -121,6 +133,10 @@ cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
 		return -FI_EINVAL;
 	dfi_domain_lock(domain);
 	dfi_progress_run(&cq->progress);
+	if (unlikely(min > 1 && cq->tail - cq->head < min && !cq_err_next(cq))) {
+		dfi_domain_unlock(domain);
+		return -FI_EAGAIN;
+	}
 	while (n < count && cq->head != cq->tail) {
 		slot = &cq->ring[cq->head & cq->mask];
 		if (slot->is_err)
@@ -133,9 +149,15 @@ cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
 		n++;
 	}
 	if (n == 0 && count != 0)
-		n = (size_t)(cq->head != cq->tail || cq->overrun ? -FI_EAVAIL : -FI_EAGAIN);
+		n = (size_t)(cq_err_next(cq) ? -FI_EAVAIL : -FI_EAGAIN);
 	dfi_domain_unlock(domain);
 	return (ssize_t)n;
+}
+
+static ssize_t
+cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
+{
+	return cq_take(container_of(cq_fid, struct dfi_cq, cq_fid), buf, count, src_addr, 1);
 }
 
 static ssize_t
@@ -157,6 +179,8 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	if (buf == NULL)
 		return -FI_EINVAL;
 	dfi_domain_lock(cq->domain);
+	/* a read like the others: the error may still wait in the port */
+	dfi_progress_run(&cq->progress);
 	slot = cq->head != cq->tail ? &cq->ring[cq->head & cq->mask] : NULL;
 	if (slot != NULL && slot->is_err) {
 		entry = slot->e;
@@ -164,6 +188,7 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	} else if (slot == NULL && cq->overrun) {
 		memset(&entry, 0, sizeof(entry));
 		entry.err = FI_EOVERRUN;
+		entry.prov_errno = FI_EOVERRUN;
 	} else {
 		dfi_domain_unlock(cq->domain);
 		return -FI_EAGAIN;
@@ -186,6 +211,11 @@ now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * fi_cq(3): returns with completions, an error, or -FI_EAGAIN once the time
+ * is up or a signal came while nothing is ready. A signal is consumed only
+ * by the wait it ends, so that it hides no completion.
+ */
 static ssize_t
 cq_sreadfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr,
 	     const void *cond, int timeout)
@@ -195,26 +225,26 @@ cq_sreadfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr
 	size_t threshold = 1;
 	uint32_t spins = 0;
 	ssize_t ret;
+	bool last;
 
 	if (cq->wait_obj == FI_WAIT_NONE) {
 		DFI_WARN(FI_LOG_CQ, "fi_cq_sread on a CQ without wait object");
 		return -FI_EINVAL;
 	}
+	/* a threshold no read could meet is the most a read can take */
 	if (cq->wait_cond == FI_CQ_COND_THRESHOLD && cond != NULL)
-		threshold = RTE_MAX(*(const size_t *)cond, (size_t)1);
-	threshold = RTE_MIN(threshold, RTE_MAX(count, (size_t)1));
+		threshold = RTE_MIN(*(const size_t *)cond, RTE_MIN(count, (size_t)cq->mask + 1));
 	for (;;) {
-		if (__atomic_exchange_n(&cq->signaled, 0, __ATOMIC_ACQ_REL) != 0)
+		/* the last look takes whatever there is */
+		last = __atomic_load_n(&cq->signaled, __ATOMIC_ACQUIRE) != 0 ||
+		       now_ms() >= deadline;
+		ret = cq_take(cq, buf, count, src_addr, last ? 1 : (uint32_t)threshold);
+		if (ret != -FI_EAGAIN)
+			return ret;
+		if (last) {
+			__atomic_store_n(&cq->signaled, 0, __ATOMIC_RELEASE);
 			return -FI_EAGAIN;
-		if (threshold <= 1 || cq->tail - cq->head >= threshold) {
-			ret = cq_readfrom(cq_fid, buf, count, src_addr);
-			if (ret != -FI_EAGAIN)
-				return ret;
-		} else {
-			cq_readfrom(cq_fid, buf, 0, NULL);
 		}
-		if (now_ms() >= deadline)
-			return -FI_EAGAIN;
 		if (cq->wait_obj == FI_WAIT_YIELD || ++spins % CQ_SPINS_PER_YIELD == 0)
 			sched_yield();
 		else
