@@ -8,7 +8,8 @@
  * frames where the PMD would have received them and takes out what the
  * provider transmitted, before the provider polls them back. A fake peer
  * (FAKE_IP, FAKE_MAC) stands on the wire. Checked here:
- *   - traffic that is not the provider's (other MACs, EtherTypes, versions,
+ *   - traffic that is not the provider's (other IPv4 addresses, other MACs for
+ *     raw Ethernet, other EtherTypes, versions,
  *     types, reserved bits; datagrams too short) is never delivered and is
  *     counted in rx_foreign, frame by frame;
  *   - the PMD's receive checksum flags: NONE (field not right, data verified)
@@ -248,13 +249,14 @@ test_foreign_frames_ignored(void)
 {
 	uint8_t bytes[sizeof(struct dfi_hdr) + PAYLOAD], junk[PAYLOAD];
 	struct dfi_hdr *h = (struct dfi_hdr *)bytes;
-	struct rte_ether_addr bcast;
 	struct dfi_eth_shim *shim;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	struct rte_mbuf *m;
 	uint64_t foreign = stats().rx_foreign, bad = stats().rx_bad;
 	unsigned int i, sent = 0;
 	void *l3;
 
-	memset(&bcast, 0xff, sizeof(bcast));
 	for (i = 0; i < sizeof(junk); i++)
 		junk[i] = (uint8_t)(0x45 + i * 13);	/* someone else's protocol */
 	CU_ASSERT_EQUAL_FATAL(fi_recv(a.ep, rx_buf, sizeof(rx_buf), NULL, FI_ADDR_UNSPEC, NULL), 0);
@@ -275,10 +277,23 @@ test_foreign_frames_ignored(void)
 	dgram_bytes(bytes, 4);
 	h->flags = rte_cpu_to_be_16(0x8000);
 	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
-	/* a good datagram, to another host's MAC, and broadcast */
+	/* a good datagram to another IPv4 address (UDP is addressed by IP) */
 	dgram_bytes(bytes, 5);
-	inject(udp_frame(&other_mac, bytes, sizeof(bytes)));
-	inject(udp_frame(&bcast, bytes, sizeof(bytes)));
+	m = udp_frame(&port->mac, bytes, sizeof(bytes));
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	ip->dst_addr = rte_cpu_to_be_32(FAKE_IP + 7);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->dgram_cksum = 0;
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	inject(m);
+	/* a good raw-Ethernet datagram to another host's MAC (addressed by MAC) */
+	inject(eth_frame(&other_mac, DFI_ETHER_TYPE, sizeof(*shim) + sizeof(bytes), &l3));
+	shim = l3;
+	shim->dst_port = sink->udp_port;
+	shim->len = rte_cpu_to_be_16(sizeof(bytes));
+	dgram_bytes((uint8_t *)(shim + 1), 5);
 	/* other EtherTypes: IPv6, LLDP */
 	inject(eth_frame(&port->mac, RTE_ETHER_TYPE_IPV6, 60, &l3));
 	inject(eth_frame(&port->mac, RTE_ETHER_TYPE_LLDP, 60, &l3));

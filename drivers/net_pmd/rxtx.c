@@ -359,9 +359,10 @@ classify_udp(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
 		st->rx_bad++;
 		return NULL;
 	}
-	/* the provider sends unicast frames only, to the port's own addresses */
-	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) ||
-	    ip->next_proto_id != IPPROTO_UDP || ip->dst_addr != port->ipv4) {
+	/* IPv4/UDP is addressed by IPv4 address: the NIC's MAC filter has done
+	 * its part, and a MAC a neighbour's cache got wrong (a corrupted frame
+	 * on a point-to-point wire) still reaches us here */
+	if (ip->next_proto_id != IPPROTO_UDP || ip->dst_addr != port->ipv4) {
 		st->rx_foreign++;
 		return NULL;
 	}
@@ -403,6 +404,7 @@ classify_eth(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
 		return NULL;
 	}
 	len = rte_be_to_cpu_16(shim->len);
+	/* raw Ethernet is addressed by MAC */
 	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) || shim->reserved != 0 ||
 	    (shim->dst_ip != 0 && shim->dst_ip != port->ipv4)) {
 		st->rx_foreign++;

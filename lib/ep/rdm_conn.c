@@ -1052,9 +1052,11 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		p->rto_mark = r->now;
 		p->recover = p->snd_nxt;
 		p->recovering = true;
-		/* silent through more than one timeout: perhaps its MAC is not the
-		 * one we send to (it changed, or a corrupted frame taught it) */
-		if (r->now - p->last_heard > 2 * rto)
+		/* silent for an eighth of the deadline, timeouts after timeouts:
+		 * perhaps its MAC is not the one we send to (it changed, or a
+		 * corrupted frame taught it); sooner would cost an ARP round trip
+		 * to every burst of losses */
+		if (r->now - p->last_heard > RTE_MAX(2 * rto, r->timeout / 8))
 			dfi_sink_neigh_refresh(&ep->sink, &p->addr);
 		send_retx(ep, r, p, p->snd_una);
 	}
