@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
@@ -45,5 +46,22 @@ extern struct fi_provider dfi_prov;
 #define DFI_REF_GET(r)		__atomic_fetch_add((r), 1, __ATOMIC_ACQ_REL)
 #define DFI_REF_PUT(r)		__atomic_fetch_sub((r), 1, __ATOMIC_ACQ_REL)
 #define DFI_REF_READ(r)		__atomic_load_n((r), __ATOMIC_ACQUIRE)
+
+/** CLOCK_MONOTONIC in nanoseconds: the blocking waits' deadlines (not the fast path). */
+static inline int64_t
+dfi_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/** The same in milliseconds. */
+static inline int64_t
+dfi_now_ms(void)
+{
+	return dfi_now_ns() / 1000000;
+}
 
 #endif /* _DFI_H_ */

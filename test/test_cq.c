@@ -31,21 +31,11 @@
 #define SHORT_MS	50
 /* Whether a wait of SHORT_MS from t0 ran its course (deadlines are whole
  * milliseconds: up to one less). */
-#define RAN_OUT(t0)	(since_ms(t0) >= SHORT_MS - 1)
+#define RAN_OUT(t0)	(test_ms_since(t0) >= SHORT_MS - 1)
 
 static struct test_domain td;
 static struct fid_av *av;
 static struct test_node a, b;
-
-/* Milliseconds since t0, a CLOCK_MONOTONIC time. */
-static int64_t
-since_ms(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
 
 /* A DGRAM domain of this threading on port, with endpoints a and b. */
 static int
@@ -266,7 +256,7 @@ sread_thread(void *p)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	arg->ret = fi_cq_sread(arg->cq, &e, 1, NULL, 10 * TIMEOUT_MS);
-	arg->ms = since_ms(&t0);
+	arg->ms = (int64_t)test_ms_since(&t0);
 	return NULL;
 }
 
@@ -304,7 +294,7 @@ test_signal_keeps_data(void)
 	/* the signal is still pending: the next empty read returns at once */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_cq_sread(b.cq, &e, 1, NULL, TIMEOUT_MS), -FI_EAGAIN);
-	CU_ASSERT(since_ms(&t0) < TIMEOUT_MS / 2);
+	CU_ASSERT(test_ms_since(&t0) < TIMEOUT_MS / 2);
 	/* and is spent */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_cq_sread(b.cq, &e, 1, NULL, SHORT_MS), -FI_EAGAIN);
@@ -423,20 +413,20 @@ test_threshold(void)
 	side_send(&s, 3);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_cq_sread(s.cq, e, 8, &three, TIMEOUT_MS), 3);
-	CU_ASSERT(since_ms(&t0) < TIMEOUT_MS / 2);
+	CU_ASSERT(test_ms_since(&t0) < TIMEOUT_MS / 2);
 	/* a threshold beyond the CQ's size or beyond count is reachable */
 	side_send(&s, 4);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_cq_sread(s.cq, e, 8, &many, TIMEOUT_MS), 4);
 	side_send(&s, 2);
 	CU_ASSERT_EQUAL(fi_cq_sread(s.cq, e, 2, &three, TIMEOUT_MS), 2);
-	CU_ASSERT(since_ms(&t0) < TIMEOUT_MS / 2);
+	CU_ASSERT(test_ms_since(&t0) < TIMEOUT_MS / 2);
 	/* a signal ends the wait with what there is */
 	side_send(&s, 1);
 	CU_ASSERT_EQUAL(fi_cq_signal(s.cq), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_cq_sread(s.cq, e, 8, &three, TIMEOUT_MS), 1);
-	CU_ASSERT(since_ms(&t0) < TIMEOUT_MS / 2);
+	CU_ASSERT(test_ms_since(&t0) < TIMEOUT_MS / 2);
 	/* timeout 0: one look */
 	CU_ASSERT_EQUAL(fi_cq_sread(s.cq, e, 8, &three, 0), -FI_EAGAIN);
 	side_close(&s);

@@ -55,15 +55,6 @@ eq_open(enum fi_wait_obj wait_obj, size_t size, uint64_t flags)
 	return eq;
 }
 
-static double
-ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 /* The tens of milliseconds the timeouts are accurate to: never early, and
  * late by less than this. */
 #define TIMEOUT_MS	50
@@ -185,7 +176,7 @@ test_sread_timeout(void)
 		eq = eq_open(objs[i], 4, FI_WRITE);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), TIMEOUT_MS, 0), -FI_EAGAIN);
-		ms = ms_since(&t0);
+		ms = test_ms_since(&t0);
 		CU_ASSERT(ms >= TIMEOUT_MS);
 		CU_ASSERT(ms < TIMEOUT_MS + LATE_MS);
 		if (ms < TIMEOUT_MS || ms >= TIMEOUT_MS + LATE_MS)
@@ -194,12 +185,12 @@ test_sread_timeout(void)
 		/* a timeout of 0 polls */
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 0, 0), -FI_EAGAIN);
-		CU_ASSERT(ms_since(&t0) < LATE_MS);
+		CU_ASSERT(test_ms_since(&t0) < LATE_MS);
 		/* an event waiting returns at once */
 		CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		CU_ASSERT_EQUAL(fi_eq_sread(eq, &event, &e, sizeof(e), 2000, 0), sizeof(e));
-		CU_ASSERT(ms_since(&t0) < LATE_MS);
+		CU_ASSERT(test_ms_since(&t0) < LATE_MS);
 		CU_ASSERT_EQUAL(fi_close(&eq->fid), 0);
 	}
 	/* no wait object, no blocking read */
@@ -263,7 +254,7 @@ test_wait_fd_epoll(void)
 	/* an empty EQ's fd waits out the whole timeout, and no more */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(epoll_wait(ep, &out, 1, TIMEOUT_MS), 0);
-	ms = ms_since(&t0);
+	ms = test_ms_since(&t0);
 	CU_ASSERT(ms >= TIMEOUT_MS - 1);	/* epoll rounds to its own millisecond */
 	CU_ASSERT(ms < TIMEOUT_MS + LATE_MS);
 	CU_ASSERT_EQUAL(fi_eq_write(eq, FI_NOTIFY, &e, sizeof(e), 0), sizeof(e));

@@ -30,7 +30,6 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
@@ -43,6 +42,7 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "dfi.h"
 #include "ep.h"
 #include "queue.h"
 #include "rxtx.h"
@@ -67,15 +67,6 @@ static struct dfi_sink *sink;	/* a's */
 static struct dfi_port *port;
 static struct rte_ring *wire;	/* net_ring0's only ring: rx and tx */
 static uint8_t rx_buf[2048];
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* -- the fake peer's side of the wire -- */
 
@@ -174,14 +165,14 @@ static int
 receive(int ms)
 {
 	struct fi_cq_data_entry e;
-	uint64_t end = now_ms() + (uint64_t)ms;
+	int64_t end = dfi_now_ms() + ms;
 	ssize_t n;
 
 	do {
 		n = fi_cq_read(a.cq, &e, 1);
 		if (n == 1 && (e.flags & FI_RECV))
 			return 1;
-	} while (now_ms() < end);
+	} while (dfi_now_ms() < end);
 	return 0;
 }
 
@@ -429,11 +420,11 @@ arp_reply(const struct rte_ether_addr *sha)
 static void
 resolve_fake(void)
 {
-	uint64_t t0 = now_ms();
+	int64_t t0 = dfi_now_ms();
 	unsigned int arp;
 	ssize_t n;
 
-	while ((n = send_fake(0)) == -FI_ENETDOWN && now_ms() < t0 + WAIT_MS)
+	while ((n = send_fake(0)) == -FI_ENETDOWN && dfi_now_ms() < t0 + WAIT_MS)
 		;
 	CU_ASSERT_EQUAL_FATAL(n, 0);
 	CU_ASSERT_EQUAL(sent_datagrams(&fake_mac, &arp), 0);
@@ -483,8 +474,9 @@ test_neighbour_learning(void)
 static void
 test_link_down_and_up(void)
 {
-	uint64_t dropped = stats().tx_link_down, t0;
+	uint64_t dropped = stats().tx_link_down;
 	unsigned int i, arp;
+	int64_t t0;
 	ssize_t n = 0;
 
 	/* the peer's MAC is known (first test): frames go out at once */
@@ -521,14 +513,14 @@ test_link_down_and_up(void)
 	/* the provider's own polling sees a change within DFI_LINK_POLL_MS and
 	 * its timer tick */
 	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_set_link_down(port->port_id), 0);
-	t0 = now_ms();
-	while ((n = send_fake(0)) != -FI_ENETDOWN && now_ms() < t0 + WAIT_MS) {
+	t0 = dfi_now_ms();
+	while ((n = send_fake(0)) != -FI_ENETDOWN && dfi_now_ms() < t0 + WAIT_MS) {
 		receive(0);
 		drain_free();
 	}
 	CU_ASSERT_EQUAL(n, -FI_ENETDOWN);
-	printf("\n    link down seen by polling after %" PRIu64 " ms ", now_ms() - t0);
-	CU_ASSERT(now_ms() - t0 < 1000);
+	printf("\n    link down seen by polling after %" PRId64 " ms ", dfi_now_ms() - t0);
+	CU_ASSERT(dfi_now_ms() - t0 < 1000);
 	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_set_link_up(port->port_id), 0);
 	drain_free();
 }

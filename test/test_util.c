@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -175,4 +176,13 @@ test_fill(uint8_t *p, size_t len, unsigned int seed)
 
 	for (i = 0; i < len; i++)
 		p[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
+}
+
+double
+test_ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }

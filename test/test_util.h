@@ -81,4 +81,7 @@ int test_info_count(const struct fi_info *info);
 /** Fills len bytes with a pattern of seed that shifts every 512 bytes. */
 void test_fill(uint8_t *p, size_t len, unsigned int seed);
 
+/** Milliseconds since t0, a CLOCK_MONOTONIC time. */
+double test_ms_since(const struct timespec *t0);
+
 #endif /* _DFI_TEST_UTIL_H_ */

@@ -340,9 +340,8 @@ static void
 port_halt(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
-	int ret;
-
 	struct dfi_port_stats st;
+	int ret;
 
 	dfi_port_stats_read(port, &st);
 	NET_LOG(INFO, "%s: received %" PRIu64 " (foreign %" PRIu64 ", bad %" PRIu64

@@ -128,20 +128,11 @@ cntr_seterr(struct fid_cntr *cntr_fid, uint64_t value)
 	return cntr_write(cntr_fid, true, value, false);
 }
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int
 cntr_wait(struct fid_cntr *cntr_fid, uint64_t threshold, int timeout)
 {
 	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-	int64_t deadline = timeout >= 0 ? now_ms() + timeout : INT64_MAX;
+	int64_t deadline = timeout >= 0 ? dfi_now_ms() + timeout : INT64_MAX;
 	uint64_t err = __atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE);
 	uint32_t spins = 0;
 
@@ -155,7 +146,7 @@ cntr_wait(struct fid_cntr *cntr_fid, uint64_t threshold, int timeout)
 		/* any change of the error count wakes the waiter */
 		if (__atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE) != err)
 			return -FI_EAVAIL;
-		if (now_ms() >= deadline)
+		if (dfi_now_ms() >= deadline)
 			return -FI_ETIMEDOUT;
 		if (cntr->wait_obj == FI_WAIT_YIELD || ++spins % CNTR_SPINS_PER_YIELD == 0)
 			sched_yield();

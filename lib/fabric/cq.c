@@ -202,15 +202,6 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	return 1;
 }
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * fi_cq(3): returns with completions, an error, or -FI_EAGAIN once the time
  * is up or a signal came while nothing is ready. A signal is consumed only
@@ -221,7 +212,7 @@ cq_sreadfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr
 	     const void *cond, int timeout)
 {
 	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
-	int64_t deadline = timeout >= 0 ? now_ms() + timeout : INT64_MAX;
+	int64_t deadline = timeout >= 0 ? dfi_now_ms() + timeout : INT64_MAX;
 	size_t threshold = 1;
 	uint32_t spins = 0;
 	ssize_t ret;
@@ -237,7 +228,7 @@ cq_sreadfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr
 	for (;;) {
 		/* the last look takes whatever there is */
 		last = __atomic_load_n(&cq->signaled, __ATOMIC_ACQUIRE) != 0 ||
-		       now_ms() >= deadline;
+		       dfi_now_ms() >= deadline;
 		ret = cq_take(cq, buf, count, src_addr, last ? 1 : (uint32_t)threshold);
 		if (ret != -FI_EAGAIN)
 			return ret;

@@ -287,22 +287,13 @@ eq_write(struct fid_eq *eq_fid, uint32_t event, const void *buf, size_t len, uin
 	return ret == 0 ? (ssize_t)len : ret;
 }
 
-static int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
-
 static ssize_t
 eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int timeout,
 	 uint64_t flags)
 {
 	struct dfi_eq *eq = container_of(eq_fid, struct dfi_eq, eq_fid);
 	/* in ns, so that a wait is never cut short by a rounded clock */
-	int64_t deadline = timeout >= 0 ? now_ns() + (int64_t)timeout * (NS_PER_S / MS_PER_S) :
+	int64_t deadline = timeout >= 0 ? dfi_now_ns() + (int64_t)timeout * (NS_PER_S / MS_PER_S) :
 			   INT64_MAX;
 	struct pollfd pfd = { .fd = eq->fd, .events = POLLIN };
 	struct timespec ts;
@@ -319,7 +310,7 @@ eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int time
 		ret = eq_read(eq_fid, event, buf, len, flags);
 		if (ret != -FI_EAGAIN)
 			return ret;
-		left = deadline - now_ns();
+		left = deadline - dfi_now_ns();
 		if (left <= 0)
 			return -FI_EAGAIN;
 		if (eq->fd < 0) {
