@@ -17,11 +17,14 @@ two_nulls="--no-huge -m 256 --no-pci --vdev=net_null0 --vdev=net_null1"
 quiet="--no-shconf --no-telemetry --log-level=warning"
 
 # The command of the README, as given. Without --no-shconf DPDK keeps its
-# runtime files under /var/run/dpdk/rte; remove them if this test made them.
-[ -e /var/run/dpdk/rte ] && had_rte=1 || had_rte=0
+# runtime files under /var/run/dpdk/rte; remove them if this test made them
+# (the directory itself other tests' --no-shconf runs make too).
+rte_run=/var/run/dpdk/rte
+[ -e "$rte_run/config" ] && had_rte=1 || had_rte=0
 out=$(FI_DPDK_EAL_ARGS="$two_nulls" fi_info -p dpdk 2>/dev/null)
 check "fi_info -p dpdk exits 0" test $? -eq 0
-[ "$had_rte" = 0 ] && rm -rf /var/run/dpdk/rte
+[ "$had_rte" = 0 ] && rm -f "$rte_run/config" "$rte_run/fbarray_memzone" \
+	"$rte_run/fbarray_nohugemem" "$rte_run/mp_socket"
 check "two domains" count_is "$out" '^    domain: net_null[01]$' 4
 check "each domain once per endpoint type" count_is "$out" '^    domain: net_null0$' 2
 check "RDM listed first" first_match_is "$out" 'type:' "    type: FI_EP_RDM"
