@@ -35,8 +35,10 @@ DEB_PACKAGES=(
 	libfabric-dev
 	libibverbs-dev
 	libnuma-dev
+	libopenmpi-dev
 	meson
 	ninja-build
+	openmpi-bin
 	pkg-config
 	python3
 )

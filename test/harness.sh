@@ -11,6 +11,10 @@
 #   wire_setup memif|veth            # sets WIRE, creates namespaces for veth
 #   wire_eal server|client           # the EAL arguments of that side
 #   wire_run server|client LOG CMD.. # starts CMD in the background (its netns)
+#   wire_pair DEADLINE SLOG CLOG ::: SERVER_CMD ::: CLIENT_CMD
+#                                    # both sides, in the order WIRE_FIRST and
+#                                    # WIRE_GAP say; both must pass
+#   wire_link up|down                # the veth wire's interfaces
 #   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
 #   wire_wait_line LOG PREFIX SECS   # waits for a line of LOG that starts so
 #   wire_teardown                    # (also run on exit)
@@ -128,13 +132,15 @@ wire_setup() {
 
 # wire_eal server|client: EAL arguments, one core per side
 wire_eal() {
-	local side=$1 core=0 role=server
-	[ "$side" = client ] && core=1 && role=client
+	local side=$1 core=0 role=server mac=02:df:10:00:00:01
+	[ "$side" = client ] && core=1 && role=client && mac=02:df:10:00:00:02
 	[ "$(nproc)" -lt 2 ] && core=0
 	case $WIRE in
 	memif)
+		# a fixed MAC (memif draws one at random): a side started again
+		# keeps its address, as a veth side keeps its interface's
 		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
-			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock" ;;
+			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac" ;;
 	veth)
 		local ifname=dfis0
 		[ "$side" = client ] && ifname=dfic0
@@ -207,12 +213,22 @@ wire_listening() {
 	return 1
 }
 
+# wire_link up|down: both ends of the veth wire, administratively
+wire_link() {
+	[ "$WIRE" = veth ] || return 0
+	ip -n "$WIRE_NS_S" link set dfis0 "$1" && ip -n "$WIRE_NS_C" link set dfic0 "$1"
+}
+
 # wire_pair DEADLINE_S SERVER_LOG CLIENT_LOG ::: SERVER_CMD... ::: CLIENT_CMD...
-# Starts the server, then the client; both must exit 0 before the deadline.
-# (":::" since the commands carry EAL's "--".) With WIRE_LISTEN_PORT set, the
-# client starts once the server listens on that TCP port.
+# Starts both sides; both must exit 0 before the deadline. (":::" since the
+# commands carry EAL's "--".) The start order is the launcher's:
+#   WIRE_FIRST=server|client  which side starts first (server by default)
+#   WIRE_GAP=SECONDS          how long before the other one starts (0: at once)
+# With WIRE_LISTEN_PORT set and the server first, the client starts once the
+# server listens on that TCP port.
 wire_pair() {
 	local deadline=$1 slog=$2 clog=$3 spid cpid rs rc
+	local first=${WIRE_FIRST:-server} gap=${WIRE_GAP:-0}
 	shift 3
 	local -a scmd=() ccmd=()
 	[ "$1" = ":::" ] && shift
@@ -222,11 +238,20 @@ wire_pair() {
 	done
 	shift
 	ccmd=("$@")
-	wire_run server "$slog" "${scmd[@]}"
-	spid=$WIRE_PID
-	[ -n "${WIRE_LISTEN_PORT:-}" ] && wire_listening "$WIRE_LISTEN_PORT" "$deadline"
-	wire_run client "$clog" "${ccmd[@]}"
-	cpid=$WIRE_PID
+	if [ "$first" = client ]; then
+		wire_run client "$clog" "${ccmd[@]}"
+		cpid=$WIRE_PID
+		[ "$gap" != 0 ] && sleep "$gap"
+		wire_run server "$slog" "${scmd[@]}"
+		spid=$WIRE_PID
+	else
+		wire_run server "$slog" "${scmd[@]}"
+		spid=$WIRE_PID
+		[ -n "${WIRE_LISTEN_PORT:-}" ] && wire_listening "$WIRE_LISTEN_PORT" "$deadline"
+		[ "$gap" != 0 ] && sleep "$gap"
+		wire_run client "$clog" "${ccmd[@]}"
+		cpid=$WIRE_PID
+	fi
 	wire_wait "$cpid" "$deadline"
 	rc=$?
 	wire_wait "$spid" 20

@@ -172,12 +172,13 @@ peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t 
 	}
 	p->host = host;
 	p->port = port;
-	/* the server's port first: a memif client needs a listening server */
-	if (p->server && open_fabric(p, type, caps) != 0)
+	/* each side starts its port at once, as a launcher starts its ranks: the
+	 * provider connects the wire whichever side comes first */
+	if (open_fabric(p, type, caps) != 0)
 		return -1;
 	p->ctrl = p->server ? accept_progressing(p, port) :
 			      pp_ctrl_connect(host, port, CTRL_WAIT_S);
-	if (p->ctrl < 0 || (!p->server && open_fabric(p, type, caps) != 0))
+	if (p->ctrl < 0)
 		return -1;
 	return swap_names(p);
 }

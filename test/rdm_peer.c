@@ -12,12 +12,17 @@
  *   flight; the server checks that every one arrives complete, in order,
  *   bit-exact and exactly once. Both print what their endpoint counted.
  * death: the same stream, with no end: the script kills the server, and
- *   the client's operations must fail (FI_ETIMEDOUT) within the deadline
+ *   the client's operations must fail (FI_ETIMEDOUT, or FI_ENETDOWN when the
+ *   server took the link with it) within the deadline
  *   (FI_DPDK_RDM_TIMEOUT_MS); then it sends to the server's successor at the
  *   same address, which must reach it over a fresh connection.
  * restart: the same, but the successor starts at once, before the deadline:
  *   it rejects the packets meant for its predecessor and says so (RESET), and
  *   the client's operations fail with FI_ECONNRESET.
+ * pingpong: the client sends count messages of 1 B, 64 B, 4 KiB and 64 KiB in
+ *   turn, one at a time; the server checks each and sends it back, and the
+ *   client checks the echo. The start-order tests run it right after both
+ *   processes start, in either order, before the link may be up.
  * rma: the server registers a region between canaries under a well-known
  *   key; the client runs count RMA writes and reads (1 B to 128 KiB, RMA_SLOTS
  *   in flight, each in its own slice) whose places and bytes follow from the
@@ -25,10 +30,11 @@
  *   byte past the region, which must fail with FI_EACCES. The server replays
  *   the plan and checks the region and its canaries byte for byte.
  *
- * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death|restart|rma]
- *                 [-n count] [-s seed] [-t] [-f]
+ * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death|restart|pingpong|rma]
+ *                 [-n count] [-s seed] [-t] [-f] [-L]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
- *   injected, so retransmissions must have happened
+ *   injected, so retransmissions must have happened; -L: the link goes down
+ *   with a dead peer (memif), so its death is FI_ENETDOWN
  */
 
 #include <inttypes.h>
@@ -57,6 +63,7 @@ struct opts {
 	uint64_t seed;
 	bool tagged;
 	bool faults;
+	bool link_dies;		/* the peer's death takes the link down (memif) */
 };
 
 static struct opts o = { .mode = "stream", .count = 100000, .seed = 1 };
@@ -410,6 +417,106 @@ drive_stream(struct peer *p)
 	check_faults(p, &st);
 }
 
+/* -- ping-pong -- */
+
+static size_t
+pingpong_size(uint64_t seq)
+{
+	static const size_t sizes[] = { 1, 64, 4096, 65536 };
+
+	return sizes[seq % RTE_DIM(sizes)];
+}
+
+/* Posts a receive for message seq, or sends it from buf; @return 0 or an error. */
+static ssize_t
+pingpong_post(struct peer *p, bool send, uint8_t *buf, uint64_t seq, struct fi_context *ctx)
+{
+	uint64_t tag = STREAM_TAG | (seq & 0xffff);
+	size_t len = send ? pingpong_size(seq) : MAX_MSG;
+	ssize_t ret;
+
+	do {
+		if (send)
+			ret = o.tagged ? fi_tsend(p->ep, buf, len, NULL, p->peer_addr, tag, ctx) :
+					 fi_send(p->ep, buf, len, NULL, p->peer_addr, ctx);
+		else
+			ret = o.tagged ? fi_trecv(p->ep, buf, len, NULL, p->peer_addr, tag, 0, ctx) :
+					 fi_recv(p->ep, buf, len, NULL, p->peer_addr, ctx);
+		if (ret == -FI_EAGAIN)
+			fi_cq_read(p->cq, NULL, 0);
+	} while (ret == -FI_EAGAIN);
+	return ret;
+}
+
+/*
+ * Waits for the completions of the receive rx and the send tx (either may be
+ * NULL). @return the received length (0 without rx), or -1 (reported).
+ */
+static ssize_t
+pingpong_wait(struct peer *p, struct fi_context *rx, struct fi_context *tx, uint64_t seq)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	ssize_t len = rx != NULL ? -1 : 0, n;
+
+	while (len < 0 || tx != NULL) {
+		n = peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS * 4);
+		if (n != 1) {
+			peer_check(false, "%s: round %" PRIu64 " completes (%s)",
+				   p->server ? "server" : "client", seq,
+				   n == -FI_EAVAIL ? fi_strerror(err.err) : fi_strerror((int)-n));
+			return -1;
+		}
+		if (e.op_context == rx)
+			len = (ssize_t)e.len;
+		else if (e.op_context == tx)
+			tx = NULL;
+	}
+	return len;
+}
+
+static void
+pingpong(struct peer *p)
+{
+	const char *who = p->server ? "server" : "client";
+	uint8_t *rx = malloc(MAX_MSG), *tx = malloc(MAX_MSG);
+	struct fi_context rx_ctx, tx_ctx;
+	uint64_t seq, good = 0, t0 = peer_now_ms();
+	ssize_t len;
+	char c = 0;
+
+	if (p->server)
+		peer_tell(p, 'r');
+	else
+		peer_check(peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	for (seq = 0; rx != NULL && tx != NULL && seq < o.count; seq++) {
+		if (pingpong_post(p, false, rx, seq, &rx_ctx) != 0)
+			break;
+		if (!p->server) {
+			msg_fill(tx, pingpong_size(seq), seq);
+			if (pingpong_post(p, true, tx, seq, &tx_ctx) != 0)
+				break;
+		}
+		len = pingpong_wait(p, &rx_ctx, p->server ? NULL : &tx_ctx, seq);
+		if (len < 0)
+			break;
+		good += (size_t)len == pingpong_size(seq) && msg_check(rx, (size_t)len, seq);
+		if (p->server) {
+			memcpy(tx, rx, (size_t)len);
+			if (pingpong_post(p, true, tx, seq, &tx_ctx) != 0 ||
+			    pingpong_wait(p, NULL, &tx_ctx, seq) < 0)
+				break;
+		}
+	}
+	printf("# %s: %" PRIu64 " round trips in %" PRIu64 " ms\n", who, seq,
+	       peer_now_ms() - t0);
+	peer_check(seq == o.count && good == o.count, "%s: every one of %" PRIu64 " messages "
+		   "arrived whole and bit-exact (%" PRIu64 " of %" PRIu64 " rounds)", who, o.count,
+		   good, seq);
+	free(rx);
+	free(tx);
+}
+
 /* -- RMA -- */
 
 static void
@@ -597,7 +704,9 @@ static void
 drive_death(struct peer *p, uint64_t timeout_ms, bool restart)
 {
 	struct fi_dpdk_ep_stats st;
-	int err, first = 0, failed, want = restart ? FI_ECONNRESET : FI_ETIMEDOUT;
+	int err, first = 0, failed;
+	/* a dead memif peer takes the link with it: the deadline finds it down */
+	int want = restart ? FI_ECONNRESET : o.link_dies ? FI_ENETDOWN : FI_ETIMEDOUT;
 	uint64_t done, failed_ms;
 	char c = 0;
 
@@ -654,6 +763,8 @@ main(int argc, char **argv)
 			o.tagged = true;
 		else if (strcmp(argv[i], "-f") == 0)
 			o.faults = true;
+		else if (strcmp(argv[i], "-L") == 0)
+			o.link_dies = true;
 		else
 			args[n++] = argv[i];
 	}
@@ -674,6 +785,8 @@ main(int argc, char **argv)
 		peer_insert(&p);
 		if (strcmp(o.mode, "rma") == 0)
 			serve_rma(&p);
+		else if (strcmp(o.mode, "pingpong") == 0)
+			pingpong(&p);
 		else
 			serve(&p);
 	} else if (peer_insert(&p) != 0) {
@@ -683,6 +796,8 @@ main(int argc, char **argv)
 			    strcmp(o.mode, "restart") == 0);
 	} else if (strcmp(o.mode, "rma") == 0) {
 		drive_rma(&p);
+	} else if (strcmp(o.mode, "pingpong") == 0) {
+		pingpong(&p);
 	} else {
 		drive_stream(&p);
 	}

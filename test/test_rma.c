@@ -219,8 +219,9 @@ post(enum op op, size_t len, uint64_t addr, uint64_t key, void *ctx)
 /*
  * Runs op over [off, off + len) of a region of region_len bytes and checks
  * the outcome: when allowed, the bytes moved exactly; when not, -FI_EACCES
- * at the initiator (an error completion, or the counter's error for an
- * inject) and no byte changed on either side. Canaries always intact.
+ * at the initiator (an error completion, for an inject too, and the
+ * counter's error) and no byte changed on either side. Canaries always
+ * intact.
  */
 static void
 check_op(enum op op, size_t region_len, int64_t off, size_t len, uint64_t key, bool allowed)
@@ -244,6 +245,18 @@ check_op(enum op op, size_t region_len, int64_t off, size_t len, uint64_t key, b
 			spin(1);
 		CU_ASSERT_EQUAL(fi_cntr_readerr(a.tx_cntr), werr + !allowed);
 		CU_ASSERT_EQUAL(fi_cntr_read(a.tx_cntr), wok + allowed);
+		/* fi_cq(3): an inject reports its failure too, without a context;
+		 * its success, not at all */
+		ret = fi_cq_read(a.cq, &e, 1);
+		if (allowed) {
+			CU_ASSERT_EQUAL(ret, -FI_EAGAIN);
+		} else {
+			CU_ASSERT_EQUAL(ret, -FI_EAVAIL);
+			memset(&err, 0, sizeof(err));
+			CU_ASSERT_EQUAL(fi_cq_readerr(a.cq, &err, 0), 1);
+			CU_ASSERT_EQUAL(err.err, FI_EACCES);
+			CU_ASSERT_PTR_NULL(err.op_context);
+		}
 	} else {
 		ret = wait_one(&a, &e, &err);
 		if (allowed) {

@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "dfi.h"
+#include "memif.h"
 #include "net_log.h"
 #include "queue.h"
 #include "rxtx.h"
@@ -137,6 +138,7 @@ port_configure(struct dfi_port *port)
 	conf.rxmode.offloads = rt->rx_offloads;
 	if (*info.dev_flags & RTE_ETH_DEV_INTR_LSC)
 		conf.intr_conf.lsc = 1;
+	rt->revive = dfi_memif_is_client(port->port_id);
 	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
 	rt->nb_queues = (uint16_t)(1 + rt->nb_steered);
 	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
@@ -196,6 +198,9 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 		rte_pktmbuf_free(held);
 	}
 	__atomic_fetch_add(&rt->stats.tx_link_down, dropped, __ATOMIC_RELAXED);
+	/* the next outage is fought from the shortest wait again */
+	rt->revive_wait = rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
+	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
 	if (up)
 		NET_LOG(NOTICE, "%s: link up, %u Mbps; neighbours forgotten, %u frames "
 			"waiting for ARP dropped", port->name, link->link_speed, dropped);
@@ -261,6 +266,55 @@ link_update(struct dfi_port *port)
 	link_changed(port, up, &link);
 }
 
+/*
+ * The link of a port that connects only when started (a memif client) is
+ * down: it is restarted, which makes the PMD connect again, and the next
+ * restart waits twice as long, up to DFI_REVIVE_MAX_MS. Under ctl; nothing
+ * polls or transmits on the port meanwhile (its queue locks are taken, or
+ * the caller is the one thread of a lock-free port, and such a PMD steers
+ * no queue to an endpoint).
+ */
+static void
+port_restart(struct dfi_port *port, uint64_t now)
+{
+	struct dfi_port_rt *rt = port->rt;
+	int ret;
+
+	if (rt->locked) {
+		rte_spinlock_lock(&rt->rx_lock);
+		rte_spinlock_lock(&rt->tx_lock);
+	}
+	if (rt->pmd_started)
+		rte_eth_dev_stop(port->port_id);
+	ret = dfi_memif_client_start(port->port_id);
+	rt->pmd_started = ret == 0;
+	if (rt->locked) {
+		rte_spinlock_unlock(&rt->tx_lock);
+		rte_spinlock_unlock(&rt->rx_lock);
+	}
+	rt->revivals++;
+	NET_LOG(DEBUG, "%s: restarted to connect again (%s); next try in %" PRIu64 " ms",
+		port->name, ret == 0 ? "the PMD started" : rte_strerror(-ret),
+		rt->revive_wait * 2000 / rte_get_timer_hz());
+	if (rt->revive_wait == rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS)
+		NET_LOG(NOTICE, "%s: link down: the port is restarted to connect again, every "
+			"%u ms at first and every %u ms at most, until it is up", port->name,
+			DFI_REVIVE_MIN_MS, DFI_REVIVE_MAX_MS);
+	rt->revive_wait = RTE_MIN(rt->revive_wait * 2,
+				  rte_get_timer_hz() / 1000 * DFI_REVIVE_MAX_MS);
+	rt->revive_tsc = now + rt->revive_wait;
+}
+
+/* Under ctl: restarts the port if its link is down and its time has come. */
+static void
+port_revive(struct dfi_port *port, uint64_t now)
+{
+	struct dfi_port_rt *rt = port->rt;
+
+	if (rt->revive && rt->started && !dfi_port_link_up(port) && now >= rt->revive_tsc)
+		port_restart(port, now);
+}
+
 /* A start waits a little for the link, as DPDK applications do after
  * rte_eth_dev_start(): a memif client's handshake takes a few ms. */
 static void
@@ -271,6 +325,7 @@ link_wait(struct dfi_port *port)
 	for (ms = 0; ms < LINK_START_WAIT_MS && !dfi_port_link_up(port); ms++) {
 		rte_delay_us_sleep(1000);
 		link_update(port);
+		port_revive(port, rte_get_timer_cycles());
 	}
 	if (!dfi_port_link_up(port))
 		NET_LOG(INFO, "%s: link still down %u ms after the start: sends fail with "
@@ -298,6 +353,12 @@ dfi_port_start(struct dfi_port *port)
 	int ret = 0;
 
 	pthread_mutex_lock(&rt->ctl);
+	if (rt->started && rt->users == 0) {
+		/* idle since its last endpoint closed: taken as the new one needs */
+		rt->locked = !lockfree;
+		rt->users = 1;
+		goto out;
+	}
 	if (rt->started) {
 		/* A port run lock-free has one domain: a second one must wait. */
 		if (!rt->locked && !lockfree) {
@@ -312,6 +373,13 @@ dfi_port_start(struct dfi_port *port)
 	ret = port_configure(port);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port->port_id);
+	rt->pmd_started = ret == 0;
+	if (ret != 0 && rt->revive) {
+		/* a memif client before its server: the port keeps trying */
+		NET_LOG(NOTICE, "%s: memif server not there (yet): the port is started again "
+			"until it connects", port->name);
+		ret = 0;
+	}
 	if (ret != 0) {
 		NET_LOG(ERR, "%s: cannot start: %s", port->name, fi_strerror(-ret));
 		ret = ret == -ENOMEM || ret == -FI_ENOMEM ? -FI_ENOMEM :
@@ -322,6 +390,8 @@ dfi_port_start(struct dfi_port *port)
 	rt->started = true;
 	rt->ever_started = true;
 	rt->users = 1;
+	rt->revive_wait = rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
+	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	rt->next_check_tsc = rte_get_timer_cycles();
 	/* for the kernel's view of the interface: a PMD's may not follow it */
@@ -351,9 +421,10 @@ port_halt(struct dfi_port *port)
 		st.rx_pkts, st.rx_foreign, st.rx_bad, st.rx_no_sink, st.rx_backlog_full,
 		st.arp_rx, st.tx_pkts, st.tx_loopback, st.arp_tx, st.tx_link_down,
 		st.tx_close_dropped);
-	ret = rte_eth_dev_stop(port->port_id);
+	ret = rt->pmd_started ? rte_eth_dev_stop(port->port_id) : 0;
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
+	rt->pmd_started = false;
 	if (rt->fault != NULL) {
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_TX));
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
@@ -369,14 +440,20 @@ port_halt(struct dfi_port *port)
 	NET_LOG(INFO, "%s: stopped", port->name);
 }
 
+/*
+ * The port keeps running without endpoints, until the provider unloads: a
+ * stop and a start would flap the link under the peer (a memif peer then
+ * tears its rings down in its interrupt thread, which DPDK 22.11 races with
+ * a poll of them), and the next endpoint would wait for the link again.
+ */
 void
 dfi_port_stop(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
 
 	pthread_mutex_lock(&rt->ctl);
-	if (rt->users > 0 && --rt->users == 0)
-		port_halt(port);
+	if (rt->users > 0)
+		rt->users--;
 	pthread_mutex_unlock(&rt->ctl);
 }
 
@@ -395,6 +472,12 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 	    now >= rt->next_link_tsc) {
 		rt->next_link_tsc = now + rt->link_period;
 		link_update(port);
+	}
+	/* a start or stop under way has ctl: this tick leaves the port to it */
+	if (rt->revive && !dfi_port_link_up(port) && now >= rt->revive_tsc &&
+	    pthread_mutex_trylock(&rt->ctl) == 0) {
+		port_revive(port, now);
+		pthread_mutex_unlock(&rt->ctl);
 	}
 }
 

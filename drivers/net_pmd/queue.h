@@ -4,9 +4,9 @@
 
 /*
  * A port at work: its queue pairs, its mbuf pool on the port's NUMA node,
- * checksum offloads, link state, and the start and stop that endpoints drive.
- * The port is configured and started by its first enabled endpoint and
- * stopped with its last; its pool lives until the provider unloads.
+ * checksum offloads, link state, and the start that endpoints drive. The
+ * port is configured and started by its first enabled endpoint and runs,
+ * with its pool, until the provider unloads.
  */
 
 #ifndef _DFI_QUEUE_H_
@@ -81,10 +81,17 @@ struct dfi_port_rt {
 	uint32_t link_epoch;		/* bumped at each change: odd while the link is up */
 	uint32_t lsc_event;		/* set by the LSC interrupt callback */
 	int link_fd;			/* a socket to ask the kernel about ifname, or -1 */
-	uint32_t users;			/* enabled endpoints; the port runs while > 0 */
+	uint32_t users;			/* enabled endpoints; 0: idle, still running */
 	uint32_t ephemeral_next;
-	bool started;
+	bool started;			/* for the provider: endpoints may use it */
 	bool ever_started;
+	/* a link down brought back by a restart (a memif client, whose PMD
+	 * connects only in rte_eth_dev_start()): */
+	bool revive;
+	bool pmd_started;		/* rte_eth_dev_start() succeeded */
+	uint64_t revive_tsc;		/* the next restart, while the link is down */
+	uint64_t revive_wait;		/* from DFI_REVIVE_MIN_MS, doubling to _MAX_MS */
+	uint64_t revivals;		/* restarts done */
 	pthread_mutex_t ctl;		/* start, stop, attach, detach */
 	struct dfi_port_stats stats;
 };
@@ -113,19 +120,25 @@ struct dfi_port_rt *dfi_queue_rt_alloc(void);
  */
 int dfi_port_start(struct dfi_port *port);
 
-/** One endpoint fewer; the last one stops the port. */
+/** One endpoint fewer; the port runs on, idle, until dfi_queue_fini(). */
 void dfi_port_stop(struct dfi_port *port);
 
 /**
  * Checks the link and the neighbour timers when their time has come: the
  * link every DFI_LINK_POLL_MS on PMDs without link interrupts (af_packet,
  * ring; on a kernel interface the kernel's flags count too), else when the
- * interrupt said so (and every second in case one was missed). A change of the link forgets every neighbour and drops the frames
- * waiting for ARP; going down also drops a frame the fault injector holds.
+ * interrupt said so (and every second in case one was missed). A change of
+ * the link forgets every neighbour and drops the frames waiting for ARP;
+ * going down also drops a frame the fault injector holds. A memif client's
+ * port whose link is down is restarted, with backoff, to connect again.
  */
 void dfi_port_tick(struct dfi_port *port, uint64_t now);
 
 #define DFI_LINK_POLL_MS	20
+/* A port whose PMD connects only when started (a memif client) is restarted
+ * while its link is down, this often at first, half as often after each try. */
+#define DFI_REVIVE_MIN_MS	10
+#define DFI_REVIVE_MAX_MS	1000
 
 /** Looks at the link now, unless that was done less than 1 ms ago. */
 void dfi_port_link_recheck(struct dfi_port *port);

@@ -204,6 +204,9 @@ rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err
 		else
 			dfi_cq_write(ep->tx_cq, op->context, op->comp_flags, 0, NULL, 0, 0,
 				     FI_ADDR_NOTAVAIL);
+	} else if (err != 0 && ep->tx_cq != NULL) {
+		/* an inject or an unsignaled send failed: fi_cq(3) reports it all the same */
+		dfi_cq_write_err_unreserved(ep->tx_cq, op->context, op->comp_flags, err);
 	}
 	dfi_ep_count(ep, op->cntr, err != 0);
 	op_free(r, op);
@@ -237,6 +240,8 @@ rx_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_r
 			;	/* suppressed: only the release is always reported */
 		else
 			dfi_cq_write(ep->rx_cq, rx->context, flags, len, buf, data, tag, src);
+	} else if (got < len && ep->rx_cq != NULL) {
+		dfi_cq_write_err_unreserved(ep->rx_cq, rx->context, flags, FI_ETRUNC);
 	}
 	dfi_ep_count(ep, DFI_CNTR_RECV, got < len);
 	r->stats.msgs_received++;
@@ -514,6 +519,8 @@ rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int 
 			dfi_cq_unreserve(ep->rx_cq);
 			dfi_cq_write_err(ep->rx_cq, in->rx->context, FI_RECV, 0, NULL, 0, 0, 0,
 					 err, FI_ADDR_NOTAVAIL);
+		} else if (ep->rx_cq != NULL) {
+			dfi_cq_write_err_unreserved(ep->rx_cq, in->rx->context, FI_RECV, err);
 		}
 		dfi_ep_count(ep, DFI_CNTR_RECV, true);
 		if (!(in->rx->flags & FI_MULTI_RECV) || (--in->rx->busy == 0 && !in->rx->posted))

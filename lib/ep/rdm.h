@@ -250,6 +250,7 @@ struct dfi_rdm {
 	uint64_t timeout;		/* a silent peer's deadline */
 	uint64_t now;			/* TSC, read once per call */
 	uint32_t calls;			/* progress calls: acks wait for the next one */
+	uint32_t link_epoch;		/* the port's, when last looked at */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
 	size_t min_multi_recv;

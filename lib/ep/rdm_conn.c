@@ -1024,8 +1024,13 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	if (p->state == RDM_PEER_IDLE)
 		return true;
 	if (peer_busy(p) && r->now - p->last_heard > r->timeout) {
-		peer_fail(ep, r, p, FI_ETIMEDOUT, "silent past the deadline",
-			  &r->stats.peers_timed_out);
+		/* a link still down is the likelier reason, and the more useful one */
+		if (dfi_port_link_up(ep->sink.port))
+			peer_fail(ep, r, p, FI_ETIMEDOUT, "silent past the deadline",
+				  &r->stats.peers_timed_out);
+		else
+			peer_fail(ep, r, p, FI_ENETDOWN, "unreachable past the deadline: the "
+				  "link is down", &r->stats.peers_timed_out);
 		return false;
 	}
 	if (p->state == RDM_PEER_CONNECTING) {
@@ -1069,15 +1074,40 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	return true;
 }
 
+/*
+ * The link is up again: what waited for it goes now rather than when its
+ * timer, backed off while every try met a link down, says. The deadline
+ * still runs from the peer's last word.
+ */
+static void
+link_back(struct dfi_rdm *r)
+{
+	struct rdm_peer *p;
+
+	for (p = r->active; p != NULL; p = p->next_active) {
+		p->backoff_rto = 0;
+		p->last_probe = 0;		/* a connection's CONN */
+		p->ack_tsc = 0;			/* the oldest packet in flight */
+		if (p->snd_una != p->snd_nxt)
+			p->txw[p->snd_una & (r->window - 1)].sent_tsc = 0;
+	}
+}
+
 void
 rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
 {
 	struct rdm_peer **pp = &r->active, *p;
+	uint32_t epoch = dfi_port_link_epoch(ep->sink.port);
 
 	/* reading the clock is not free (a VM may trap it): the timers look at
 	 * it every CLOCK_CALLS calls, receiving reads it for every burst */
 	if (r->calls % CLOCK_CALLS == 0)
 		r->now = rte_rdtsc();
+	if (unlikely(epoch != r->link_epoch)) {
+		r->link_epoch = epoch;
+		if (epoch & 1)
+			link_back(r);
+	}
 	while ((p = *pp) != NULL) {
 		if (peer_timers(ep, r, p)) {
 			while (send_new(ep, r, p))

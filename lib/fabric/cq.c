@@ -72,6 +72,18 @@ dfi_cq_from_fid(struct fid *fid)
 	return container_of(fid, struct dfi_cq, cq_fid.fid);
 }
 
+static void
+slot_fill_err(struct dfi_cq_slot *slot, void *context, uint64_t flags, size_t len, void *buf,
+	      uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src)
+{
+	memset(&slot->e, 0, sizeof(slot->e));
+	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
+	slot->e.olen = olen;
+	slot->e.err = err;
+	slot->e.prov_errno = err;	/* for fi_cq_strerror() */
+	slot->is_err = 1;
+}
+
 void
 dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void *buf,
 		 uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src)
@@ -80,13 +92,32 @@ dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, v
 
 	if (slot == NULL)
 		return;
-	memset(&slot->e, 0, sizeof(slot->e));
-	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
-	slot->e.olen = olen;
-	slot->e.err = err;
-	slot->e.prov_errno = err;	/* for fi_cq_strerror() */
-	slot->is_err = 1;
+	slot_fill_err(slot, context, flags, len, buf, data, tag, olen, err, src);
 	cq->tail++;
+}
+
+void
+dfi_cq_write_err_unreserved(struct dfi_cq *cq, void *context, uint64_t flags, int err)
+{
+	struct dfi_cq_spill *s;
+
+	/* behind what waits aside already, to keep the order */
+	if (cq->spill == NULL && dfi_cq_room(cq) > 0) {
+		dfi_cq_write_err(cq, context, flags, 0, NULL, 0, 0, 0, err, FI_ADDR_NOTAVAIL);
+		return;
+	}
+	/* a failure, not the fast path: worth an allocation rather than a loss */
+	s = malloc(sizeof(*s));
+	if (s == NULL) {
+		DFI_WARN(FI_LOG_CQ, "CQ overrun: no memory to keep an error completion (%s)",
+			 fi_strerror(err));
+		cq->overrun = true;
+		return;
+	}
+	s->next = NULL;
+	slot_fill_err(&s->slot, context, flags, 0, NULL, 0, 0, 0, err, FI_ADDR_NOTAVAIL);
+	*cq->spill_tail = s;
+	cq->spill_tail = &s->next;
 }
 
 /* The formats are prefixes of fi_cq_err_entry: constant sizes copy inline. */
@@ -109,11 +140,13 @@ cq_entry_copy(void *out, const struct fi_cq_err_entry *e, size_t size)
 	}
 }
 
-/* Whether an error (or the overrun) is next: reads stop there. */
+/* Whether an error (or the overrun) is next: reads stop there. The errors
+ * kept aside come after the ring's entries. */
 static inline bool
 cq_err_next(const struct dfi_cq *cq)
 {
-	return cq->head != cq->tail ? cq->ring[cq->head & cq->mask].is_err != 0 : cq->overrun;
+	return cq->head != cq->tail ? cq->ring[cq->head & cq->mask].is_err != 0 :
+	       cq->spill != NULL || cq->overrun;
 }
 
 /*
@@ -171,6 +204,7 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 {
 	struct dfi_cq *cq = container_of(cq_fid, struct dfi_cq, cq_fid);
 	struct fi_cq_err_entry entry;
+	struct dfi_cq_spill *spill;
 	struct dfi_cq_slot *slot;
 	uint32_t version = cq->domain->fabric->fabric_fid.api_version;
 
@@ -185,6 +219,13 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	if (slot != NULL && slot->is_err) {
 		entry = slot->e;
 		cq->head++;
+	} else if (slot == NULL && cq->spill != NULL) {
+		spill = cq->spill;
+		entry = spill->slot.e;
+		cq->spill = spill->next;
+		if (cq->spill == NULL)
+			cq->spill_tail = &cq->spill;
+		free(spill);
 	} else if (slot == NULL && cq->overrun) {
 		memset(&entry, 0, sizeof(entry));
 		entry.err = FI_EOVERRUN;
@@ -314,6 +355,12 @@ cq_close(struct fid *fid)
 	}
 	dfi_domain_release(cq->domain);
 	dfi_progress_fini(&cq->progress);
+	while (cq->spill != NULL) {
+		struct dfi_cq_spill *next = cq->spill->next;
+
+		free(cq->spill);
+		cq->spill = next;
+	}
 	free(cq->ring);
 	free(cq);
 	return 0;
@@ -373,6 +420,7 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 		return -FI_ENOMEM;
 	}
 	cq->mask = size - 1;
+	cq->spill_tail = &cq->spill;
 	cq->format = attr->format == FI_CQ_FORMAT_UNSPEC ? FI_CQ_FORMAT_CONTEXT : attr->format;
 	cq->entry_size = format_size(cq->format);
 	cq->wait_obj = attr->wait_obj;

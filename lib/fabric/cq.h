@@ -31,6 +31,12 @@ struct dfi_cq_slot {
 	uint32_t is_err;
 };
 
+/** An error of an operation that reserved no slot, kept while the ring is full. */
+struct dfi_cq_spill {
+	struct dfi_cq_spill *next;
+	struct dfi_cq_slot slot;
+};
+
 struct dfi_cq {
 	struct fid_cq cq_fid;
 	/* data path */
@@ -42,6 +48,8 @@ struct dfi_cq {
 	uint32_t reserved;		/* slots promised to operations in progress */
 	size_t entry_size;		/* of the application's format */
 	struct dfi_progress progress;	/* bound endpoints, progressed by reads */
+	struct dfi_cq_spill *spill;	/* errors read once the ring is empty, oldest first */
+	struct dfi_cq_spill **spill_tail;
 	bool overrun;
 	/* control */
 	struct dfi_domain *domain;
@@ -131,8 +139,17 @@ dfi_cq_write(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void 
 	cq->tail++;
 }
 
-/** Writes an error completion: err is a positive fabric errno. */
+/** Writes an error completion into a reserved slot: err is a positive fabric errno. */
 void dfi_cq_write_err(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void *buf,
 		      uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src);
+
+/**
+ * Reports the failure of an operation that asked for no completion (an
+ * inject, or FI_SELECTIVE_COMPLETION without FI_COMPLETION): fi_cq(3)
+ * reports errors for every operation. It takes a free slot of the ring, or,
+ * when every slot is used or promised, waits aside until the ring has been
+ * read empty; only a failed allocation then loses it, as an overrun.
+ */
+void dfi_cq_write_err_unreserved(struct dfi_cq *cq, void *context, uint64_t flags, int err);
 
 #endif /* _DFI_CQ_H_ */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * What the provider must know of net_memif ports that ethdev does not say:
+ * which end of the wire a port is. DPDK 22.11's memif client connects to its
+ * server once, in rte_eth_dev_start(), and never again after a refusal or a
+ * disconnect; queue.c restarts such a port while its link is down.
+ */
+
+#ifndef _DFI_MEMIF_H_
+#define _DFI_MEMIF_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** @return true when the port is a net_memif port in the client role (memif's default). */
+bool dfi_memif_is_client(uint16_t port_id);
+
+/**
+ * Starts a memif client port whose server may not listen yet, with memif's
+ * own log of a refused connect (ERR, once per attempt) held back: the caller
+ * retries and says so itself. @return rte_eth_dev_start()'s result.
+ */
+int dfi_memif_client_start(uint16_t port_id);
+
+#endif /* _DFI_MEMIF_H_ */

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Processes that start together must connect, as a launcher starts them:
+# either side first, at once or 0.5 s or 5 s apart, each run a checked RDM
+# ping-pong (test/rdm_peer.c -m pingpong: 1 B to 64 KiB, every echo compared).
+# Both sides open their endpoint at once; nothing waits for the other side's
+# port before its own starts. Over memif, a client that comes first, or that
+# reaches a server whose port is not started yet, is refused and must
+# connect again by itself. Over veth, the interfaces are down when the
+# processes start and come up a second later.
+#
+# usage: start_order.sh <rdm_peer> <directory of libdpdk-fi.so> memif|veth
+
+set -u
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/harness.sh"
+
+wire_test_init "$1" "$2"
+wire=$3
+runs_at_once=${DFI_START_ORDER_RUNS:-20}
+link_late_s=1
+
+if ! wire_available "$wire"; then
+	echo "$wire wire unavailable (needs root and ip netns)"
+	exit 77
+fi
+wire_setup "$wire" || { check "$wire wire" false; finish; exit; }
+host=127.0.0.1
+[ "$wire" = veth ] && host=$WIRE_SERVER_IP
+
+# run FIRST GAP N: one launch, FIRST side first, the other GAP seconds later
+run() {
+	local first=$1 gap=$2 n=$3 port=$((46000 + RANDOM % 1000)) log=$tmp/$1-$2-$3 t0 rc
+	local what="$wire, $first first, ${gap} s apart, launch $n"
+	if [ "$wire" = veth ]; then
+		wire_link down
+		(sleep "$link_late_s"; wire_link up) &
+	fi
+	t0=$(date +%s%N)
+	WIRE_FIRST=$first WIRE_GAP=$gap wire_pair 90 "$log.s" "$log.c" \
+		::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" \
+		"$peer" server -P "$port" -m pingpong -n 200 \
+		::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" \
+		"$peer" client "$host" -P "$port" -m pingpong -n 200 >"$log.why"
+	rc=$?
+	wait
+	check "$what: a checked ping-pong of 200 messages ($(( ($(date +%s%N) - t0) / 1000000 )) ms)" \
+		test "$rc" -eq 0
+	[ "$rc" -eq 0 ] || sed 's|^|  |' "$log.why"
+}
+
+for ((i = 1; i <= runs_at_once; i++)); do
+	# at once: which one the launcher forks first alternates
+	run "$([ $((i % 2)) -eq 0 ] && echo client || echo server)" 0 "$i"
+done
+for gap in 0.5 5; do
+	run server "$gap" 1
+	run client "$gap" 1
+done
+finish

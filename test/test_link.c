@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * What an application sees while its port's link is down (fi_dpdk(7), "Link
+ * state"): FI_EP_RDM operations are accepted and held, retried as the link
+ * allows, and either complete once it is up or fail, each with an error
+ * completion, when FI_DPDK_RDM_TIMEOUT_MS has passed; an FI_EP_DGRAM send
+ * is refused at once with -FI_ENETDOWN. Five memif ports in one process:
+ *   - net_memif2 is a client whose server never exists: its endpoint still
+ *     enables, and every kind of operation posted on it, injects included,
+ *     ends in an FI_ENETDOWN error completion within the deadline, neither
+ *     before nor long after it; the endpoint and the process then close
+ *     cleanly;
+ *   - with the memif0-memif1 link up, a send to an address nobody answers
+ *     ARP for waits behind ARP and fails with FI_ETIMEDOUT at the deadline;
+ *   - net_memif4 is a client of net_memif3, which no endpoint has started:
+ *     memif refuses the client ("ID not found") and never tries again by
+ *     itself. Messages posted on net_memif4 meanwhile wait; once an endpoint
+ *     starts net_memif3, the client port connects again and every message
+ *     arrives, in order and bit-exact, and no send fails.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <rdma/fi_tagged.h>
+
+#include "test_util.h"
+
+#define DEADLINE_MS	600
+#define DEADLINE_STR	"600"
+#define LATE_MS		1500	/* how far past the deadline an error may come */
+#define SERVER_SERVICE	"7000"
+#define NB_MSGS		12
+#define MSG_MAX		(64 * 1024)
+#define TAG		0x77
+
+/* A domain on one named port, and an RDM (or DGRAM) endpoint on it. */
+struct side {
+	struct fi_info *info;
+	struct fid_fabric *fabric;
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct fid_cq *cq;
+	struct fid_ep *ep;
+};
+
+/* The info of port's RDM or DGRAM entry, bound to service when not NULL. */
+static int
+info_get_type(struct fi_info **info, const char *port, enum fi_ep_type type,
+	      const char *service)
+{
+	struct fi_info *hints = fi_allocinfo();
+	int ret;
+
+	if (hints == NULL)
+		return -FI_ENOMEM;
+	hints->ep_attr->type = type;
+	hints->caps = type == FI_EP_RDM ? FI_MSG | FI_TAGGED | FI_RMA : FI_MSG;
+	hints->mode = FI_CONTEXT;
+	hints->domain_attr->name = strdup(port);
+	ret = test_getinfo(FI_VERSION(1, 17), NULL, service, service ? FI_SOURCE : 0, hints,
+			   info);
+	fi_freeinfo(hints);
+	return ret;
+}
+
+static int
+info_get(struct fi_info **info, const char *port, const char *service)
+{
+	return info_get_type(info, port, FI_EP_RDM, service);
+}
+
+static int
+side_open_cq(struct side *s, const char *port, enum fi_ep_type type, const char *service,
+	     size_t cq_size)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = cq_size };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = info_get_type(&s->info, port, type, service);
+	ret = ret ? ret : fi_fabric(s->info->fabric_attr, &s->fabric, NULL);
+	ret = ret ? ret : fi_domain(s->fabric, s->info, &s->domain, NULL);
+	ret = ret ? ret : fi_av_open(s->domain, &av_attr, &s->av, NULL);
+	ret = ret ? ret : fi_cq_open(s->domain, &cq_attr, &s->cq, NULL);
+	ret = ret ? ret : fi_endpoint(s->domain, s->info, &s->ep, NULL);
+	ret = ret ? ret : fi_ep_bind(s->ep, &s->av->fid, 0);
+	ret = ret ? ret : fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_RECV);
+	ret = ret ? ret : fi_enable(s->ep);
+	return ret;
+}
+
+static int
+side_open(struct side *s, const char *port, enum fi_ep_type type, const char *service)
+{
+	return side_open_cq(s, port, type, service, 256);
+}
+
+static void
+side_close(struct side *s)
+{
+	struct fid *fids[] = {
+		s->ep ? &s->ep->fid : NULL, s->cq ? &s->cq->fid : NULL,
+		s->av ? &s->av->fid : NULL, s->domain ? &s->domain->fid : NULL,
+		s->fabric ? &s->fabric->fid : NULL,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fids) / sizeof(fids[0]); i++) {
+		if (fids[i] != NULL)
+			CU_ASSERT_EQUAL(fi_close(fids[i]), 0);
+	}
+	fi_freeinfo(s->info);
+	memset(s, 0, sizeof(*s));
+}
+
+/* -- a link that never comes up -- */
+
+static void
+test_never_up(void)
+{
+	struct fi_context ctx[4];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct timespec t0;
+	struct side s;
+	fi_addr_t peer = FI_ADDR_NOTAVAIL;
+	char buf[256] = "never sent", rbuf[64];
+	int seen[4] = { 0 }, nb_err = 0, nb_null = 0, wrong = 0, i;
+	double first_ms = -1, last_ms = 0, ms;
+	ssize_t n;
+
+	setenv("FI_DPDK_RDM_TIMEOUT_MS", DEADLINE_STR, 1);
+	/* memif2's server never exists: the port starts anyway, link down */
+	CU_ASSERT_EQUAL_FATAL(side_open(&s, "net_memif2", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insertsvc(s.av, "169.254.7.7", "5000", &peer, 0, NULL), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* every kind of operation is taken and held: nothing says "down" yet */
+	CU_ASSERT_EQUAL(fi_send(s.ep, buf, sizeof(buf), NULL, peer, &ctx[0]), 0);
+	CU_ASSERT_EQUAL(fi_inject(s.ep, buf, 16, peer), 0);
+	CU_ASSERT_EQUAL(fi_tsend(s.ep, buf, sizeof(buf), NULL, peer, TAG, &ctx[1]), 0);
+	CU_ASSERT_EQUAL(fi_tinject(s.ep, buf, 16, peer, TAG), 0);
+	CU_ASSERT_EQUAL(fi_write(s.ep, buf, sizeof(buf), NULL, peer, 0, 0x1234, &ctx[2]), 0);
+	CU_ASSERT_EQUAL(fi_read(s.ep, rbuf, sizeof(rbuf), NULL, peer, 0, 0x1234, &ctx[3]), 0);
+	while (nb_err < 6 && test_ms_since(&t0) < DEADLINE_MS + LATE_MS + 1000) {
+		n = fi_cq_read(s.cq, &e, 1);
+		if (n == 1) {
+			wrong++;	/* nothing can succeed */
+			continue;
+		}
+		if (n != -FI_EAVAIL)
+			continue;
+		memset(&err, 0, sizeof(err));
+		CU_ASSERT_EQUAL_FATAL(fi_cq_readerr(s.cq, &err, 0), 1);
+		ms = test_ms_since(&t0);
+		first_ms = first_ms < 0 ? ms : first_ms;
+		last_ms = ms;
+		nb_err++;
+		wrong += err.err != FI_ENETDOWN;
+		if (err.op_context == NULL) {
+			nb_null++;	/* the injects, which had no context */
+			continue;
+		}
+		for (i = 0; i < 4; i++)
+			seen[i] += err.op_context == &ctx[i];
+	}
+	printf("\n    link never up: %d error completions, from %.0f to %.0f ms after the "
+	       "posts (deadline %d ms)\n", nb_err, first_ms, last_ms, DEADLINE_MS);
+	/* fi_cq(3): injects and unsignaled operations report their errors too */
+	CU_ASSERT_EQUAL(nb_err, 6);
+	CU_ASSERT_EQUAL(nb_null, 2);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(seen[i], 1);
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT(first_ms >= DEADLINE_MS);
+	CU_ASSERT(last_ms <= DEADLINE_MS + LATE_MS);
+	CU_ASSERT_EQUAL(fi_cq_read(s.cq, &e, 1), -FI_EAGAIN);
+	side_close(&s);
+}
+
+/* An inject's error has no slot promised: with the only one taken, it waits. */
+static void
+test_error_waits_for_room(void)
+{
+	struct fi_cq_err_entry err[2];
+	struct fi_cq_tagged_entry e;
+	struct fi_context ctx;
+	struct timespec t0;
+	struct side s;
+	fi_addr_t peer = FI_ADDR_NOTAVAIL;
+	char buf[16] = "no room";
+	int nb = 0;
+	ssize_t n;
+
+	setenv("FI_DPDK_RDM_TIMEOUT_MS", DEADLINE_STR, 1);
+	CU_ASSERT_EQUAL_FATAL(side_open_cq(&s, "net_memif2", FI_EP_RDM, NULL, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insertsvc(s.av, "169.254.7.7", "5000", &peer, 0, NULL), 1);
+	CU_ASSERT_EQUAL(fi_send(s.ep, buf, sizeof(buf), NULL, peer, &ctx), 0);
+	/* the CQ's one slot is promised to that send */
+	CU_ASSERT_EQUAL(fi_send(s.ep, buf, sizeof(buf), NULL, peer, &ctx), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_inject(s.ep, buf, sizeof(buf), peer), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (nb < 2 && test_ms_since(&t0) < DEADLINE_MS + LATE_MS) {
+		n = fi_cq_read(s.cq, &e, 1);
+		if (n != -FI_EAVAIL)
+			continue;
+		memset(&err[nb], 0, sizeof(err[nb]));
+		CU_ASSERT_EQUAL_FATAL(fi_cq_readerr(s.cq, &err[nb], 0), 1);
+		nb++;
+	}
+	/* the send's error in its slot first, then the inject's */
+	CU_ASSERT_EQUAL_FATAL(nb, 2);
+	CU_ASSERT_PTR_EQUAL(err[0].op_context, &ctx);
+	CU_ASSERT_PTR_NULL(err[1].op_context);
+	CU_ASSERT(err[0].err == FI_ENETDOWN && err[1].err == FI_ENETDOWN);
+	CU_ASSERT_EQUAL(fi_cq_read(s.cq, &e, 1), -FI_EAGAIN);
+	side_close(&s);
+}
+
+/* The link is up, but nobody answers ARP for the peer: its operations wait
+ * behind ARP, and fail at the deadline as for a silent peer. */
+static void
+test_unanswered_arp(void)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_context ctx;
+	struct timespec t0;
+	struct side a, b;
+	fi_addr_t nobody = FI_ADDR_NOTAVAIL;
+	char buf[64] = "to nobody";
+	double ms = -1;
+	int succeeded = 0;
+	ssize_t n;
+
+	setenv("FI_DPDK_RDM_TIMEOUT_MS", DEADLINE_STR, 1);
+	/* memif0 up first, so that memif1 connects at its start */
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif1", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insertsvc(b.av, "169.254.9.9", "5000", &nobody, 0, NULL), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_EQUAL(fi_send(b.ep, buf, sizeof(buf), NULL, nobody, &ctx), 0);
+	while (ms < 0 && test_ms_since(&t0) < DEADLINE_MS + LATE_MS) {
+		fi_cq_read(a.cq, NULL, 0);
+		n = fi_cq_read(b.cq, &e, 1);
+		succeeded += n == 1;
+		if (n != -FI_EAVAIL)
+			continue;
+		memset(&err, 0, sizeof(err));
+		CU_ASSERT_EQUAL_FATAL(fi_cq_readerr(b.cq, &err, 0), 1);
+		ms = test_ms_since(&t0);
+		CU_ASSERT_EQUAL(err.err, FI_ETIMEDOUT);
+		CU_ASSERT_PTR_EQUAL(err.op_context, &ctx);
+	}
+	printf("\n    ARP unanswered: the send failed %.0f ms after its post (deadline %d ms)\n",
+	       ms, DEADLINE_MS);
+	CU_ASSERT(ms >= DEADLINE_MS && ms <= DEADLINE_MS + LATE_MS);
+	CU_ASSERT_EQUAL(succeeded, 0);
+	side_close(&b);
+	side_close(&a);
+}
+
+static void
+test_dgram_refused_at_once(void)
+{
+	struct side s;
+	fi_addr_t peer = FI_ADDR_NOTAVAIL;
+	char buf[64] = "datagram";
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&s, "net_memif2", FI_EP_DGRAM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insertsvc(s.av, "169.254.7.7", "5000", &peer, 0, NULL), 1);
+	/* a datagram is not held: the link's state is the answer */
+	CU_ASSERT_EQUAL(fi_send(s.ep, buf, sizeof(buf), NULL, peer, NULL), -FI_ENETDOWN);
+	CU_ASSERT_EQUAL(fi_inject(s.ep, buf, sizeof(buf), peer), -FI_ENETDOWN);
+	side_close(&s);
+}
+
+/* -- a link that comes up late -- */
+
+static uint8_t msgs[NB_MSGS][MSG_MAX];
+static uint8_t rbufs[NB_MSGS][MSG_MAX];
+
+static size_t
+msg_len(int i)
+{
+	static const size_t sizes[] = { 1, 64, 1400, 4096, 65536, 0 };
+
+	return sizes[i % 6];
+}
+
+/* Progresses both sides; @return completions read from b's CQ, or -1 on an error. */
+static int
+poll_both(struct side *a, struct side *b, struct fi_cq_tagged_entry *e)
+{
+	struct fi_cq_err_entry err;
+	ssize_t n;
+
+	fi_cq_read(a->cq, NULL, 0);
+	n = fi_cq_read(b->cq, e, 1);
+	if (n == -FI_EAVAIL) {
+		memset(&err, 0, sizeof(err));
+		fi_cq_readerr(b->cq, &err, 0);
+		fprintf(stderr, "    error completion: %s\n", fi_strerror(err.err));
+		return -1;
+	}
+	return n == 1 ? 1 : 0;
+}
+
+static void
+test_late_link_loses_nothing(void)
+{
+	struct fi_context rctx[NB_MSGS], sctx[NB_MSGS];
+	struct fi_cq_tagged_entry e;
+	struct fi_info *a_info;
+	struct timespec t0, t_up;
+	struct side a, b;
+	fi_addr_t a_addr = FI_ADDR_NOTAVAIL, b_addr = FI_ADDR_NOTAVAIL;
+	int i, sent = 0, received = 0, errors = 0, bad = 0, early = 0;
+	char name[64];
+	size_t len = sizeof(name);
+
+	/* long enough for the wait below and the reconnection after it */
+	setenv("FI_DPDK_RDM_TIMEOUT_MS", "10000", 1);
+	/* b, memif4, is a client of memif3, whose port nobody has started yet */
+	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif4", FI_EP_RDM, NULL), 0);
+	/* a's address is known before its port runs: memif3's, service 7000 */
+	CU_ASSERT_EQUAL_FATAL(info_get(&a_info, "net_memif3", SERVER_SERVICE), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(b.av, a_info->src_addr, 1, &a_addr, 0, NULL), 1);
+	for (i = 0; i < NB_MSGS; i++) {
+		test_fill(msgs[i], msg_len(i), (unsigned int)i);
+		CU_ASSERT_EQUAL_FATAL(i % 2 ? fi_tsend(b.ep, msgs[i], msg_len(i), NULL, a_addr,
+						       TAG, &sctx[i]) :
+				      fi_send(b.ep, msgs[i], msg_len(i), NULL, a_addr, &sctx[i]), 0);
+	}
+	/* a while with nobody there: held, not failed, not lost */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (test_ms_since(&t0) < 300) {
+		if (fi_cq_read(b.cq, &e, 1) != -FI_EAGAIN)
+			early++;
+	}
+	CU_ASSERT_EQUAL(early, 0);
+
+	/* memif3 starts: b's port must connect again by itself */
+	clock_gettime(CLOCK_MONOTONIC, &t_up);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif3", FI_EP_RDM, SERVER_SERVICE), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&b.ep->fid, name, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(a.av, name, 1, &b_addr, 0, NULL), 1);
+	for (i = 0; i < NB_MSGS; i++) {
+		CU_ASSERT_EQUAL_FATAL(i % 2 ? fi_trecv(a.ep, rbufs[i], MSG_MAX, NULL, b_addr, TAG,
+						       0, &rctx[i]) :
+				      fi_recv(a.ep, rbufs[i], MSG_MAX, NULL, b_addr, &rctx[i]), 0);
+	}
+	while ((sent < NB_MSGS || received < NB_MSGS) && errors == 0 &&
+	       test_ms_since(&t_up) < 5000) {
+		/* a's completions: the messages, in the order they were sent */
+		if (fi_cq_read(a.cq, &e, 1) == 1) {
+			i = (int)((struct fi_context *)e.op_context - rctx);
+			bad += i != received || e.len != msg_len(i) ||
+			       memcmp(rbufs[i], msgs[i], msg_len(i)) != 0;
+			received++;
+		}
+		switch (poll_both(&a, &b, &e)) {
+		case 1:
+			sent++;
+			break;
+		case -1:
+			errors++;
+			break;
+		default:
+			break;
+		}
+	}
+	printf("\n    link up late: %d of %d messages sent before the peer's port started "
+	       "arrived, %.0f ms after it started\n", received, NB_MSGS, test_ms_since(&t_up));
+	CU_ASSERT_EQUAL(errors, 0);
+	CU_ASSERT_EQUAL(sent, NB_MSGS);
+	CU_ASSERT_EQUAL(received, NB_MSGS);
+	CU_ASSERT_EQUAL(bad, 0);
+	fi_freeinfo(a_info);
+	side_close(&a);
+	side_close(&b);
+}
+
+static CU_TestInfo link_tests[] = {
+	{ "a link that never comes up: every operation fails within the deadline",
+	  test_never_up },
+	{ "an inject's error waits for room in a full CQ", test_error_waits_for_room },
+	{ "a peer whose ARP nobody answers: its send fails at the deadline", test_unanswered_arp },
+	{ "a link that never comes up: a datagram is refused at once", test_dgram_refused_at_once },
+	{ "a memif client refused by a server not started yet: what it posted arrives",
+	  test_late_link_loses_nothing },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "link", NULL, NULL, NULL, NULL, link_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(void)
+{
+	char args[768];
+
+	snprintf(args, sizeof(args), TEST_EAL_BASE
+		 " --vdev=net_memif0,role=server,socket=/run/dfi-link-%d-a.sock"
+		 " --vdev=net_memif1,role=client,socket=/run/dfi-link-%d-a.sock"
+		 " --vdev=net_memif2,role=client,socket=/run/dfi-link-%d-none.sock"
+		 " --vdev=net_memif3,role=server,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:01"
+		 " --vdev=net_memif4,role=client,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:02",
+		 getpid(), getpid(), getpid(), getpid(), getpid());
+	test_env_setup(args);
+	/* five ports' pools in TEST_EAL_BASE's memory */
+	setenv("FI_DPDK_MBUFS", "4095", 1);
+	return test_run(suites);
+}
