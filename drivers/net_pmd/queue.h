@@ -89,6 +89,7 @@ struct dfi_port_rt {
 	 * connects only in rte_eth_dev_start()): */
 	bool revive;
 	bool pmd_started;		/* rte_eth_dev_start() succeeded */
+	uint32_t intr_park;		/* enum in queue.c: the EAL interrupt thread held */
 	uint64_t revive_tsc;		/* the next restart, while the link is down */
 	uint64_t revive_wait;		/* from DFI_REVIVE_MIN_MS, doubling to _MAX_MS */
 	uint64_t revivals;		/* restarts done */
