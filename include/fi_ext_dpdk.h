@@ -47,7 +47,7 @@ struct fi_dpdk_ep_stats {
 	/* the reliable protocol (FI_EP_RDM) */
 	uint64_t tx_pkts;		/**< packets sent */
 	uint64_t tx_retransmits;	/**< of those, sent again */
-	uint64_t tx_timeouts;		/**< retransmission timeouts */
+	uint64_t tx_timeouts;		/**< probe timeouts after an unanswered probe */
 	uint64_t tx_fast_retransmits;	/**< holes sent again before a timeout */
 	uint64_t tx_no_room;		/**< packets the port had no room for: as if lost */
 	uint64_t rx_pkts;		/**< packets received */
@@ -74,6 +74,14 @@ struct fi_dpdk_ep_stats {
 	/* the port's receive path */
 	uint64_t port_rx_bad;		/**< bad IPv4/UDP header or checksum */
 	uint64_t port_rx_dropped;	/**< the PMD's: no room, no mbuf, errors */
+	/* loss recovery of the reliable protocol (fields are only ever appended) */
+	uint64_t tx_probes;		/**< tail-loss probes sent (tx_timeouts of them backed off) */
+	uint64_t tx_spurious;		/**< resends whose original had arrived after all */
+	uint64_t repaired_fast;		/**< lost packets repaired by fast retransmission */
+	uint64_t repaired_probe;	/**< by a probe, or a resend the probe's answer asked for */
+	uint64_t repaired_timeout;	/**< the same, once the probe timer had backed off */
+	uint64_t progress_rescues;	/**< progress calls the domain's watchdog made while the
+					 * application stayed away with work under way */
 };
 
 /** The endpoint extension. */

@@ -268,8 +268,13 @@ peer_finish(struct peer *p)
 		close_fabric(p);
 		peer_tell(p, 'k');
 	} else if (p->ctrl >= 0) {
-		if (peer_tell(p, 'd') == 0)
+		/* progressing meanwhile: under manual progress the server's last
+		 * send is acknowledged only while this side polls */
+		if (peer_tell(p, 'd') == 0) {
+			while (!pp_ctrl_pending(p->ctrl))
+				fi_cq_read(p->cq, NULL, 0);
 			peer_hear(p, &c);
+		}
 		close_fabric(p);
 	} else {
 		close_fabric(p);

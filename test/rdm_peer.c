@@ -11,6 +11,10 @@
  *   small) and bytes follow from the seed and their number, keeping many in
  *   flight; the server checks that every one arrives complete, in order,
  *   bit-exact and exactly once. Both print what their endpoint counted.
+ * sleep: the same stream, while the script stops the server (SIGSTOP) for a
+ *   while: the client watches for the longest stall of its completions and
+ *   counts the probes it sent meanwhile; nothing may fail, and every
+ *   message must still arrive.
  * death: the same stream, with no end: the script kills the server, and
  *   the client's operations must fail (FI_ETIMEDOUT, or FI_ENETDOWN when the
  *   server took the link with it) within the deadline
@@ -30,11 +34,13 @@
  *   byte past the region, which must fail with FI_EACCES. The server replays
  *   the plan and checks the region and its canaries byte for byte.
  *
- * usage: rdm_peer server|client [host] [-P ctrl_port] [-m stream|death|restart|pingpong|rma]
- *                 [-n count] [-s seed] [-t] [-f] [-L]
+ * usage: rdm_peer server|client [host] [-P ctrl_port]
+ *                 [-m stream|sleep|death|restart|pingpong|rma]
+ *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
  *   injected, so retransmissions must have happened; -L: the link goes down
- *   with a dead peer (memif), so its death is FI_ENETDOWN
+ *   with a dead peer (memif), so its death is FI_ENETDOWN; -z: pingpong
+ *   messages of this size only
  */
 
 #include <inttypes.h>
@@ -64,6 +70,7 @@ struct opts {
 	bool tagged;
 	bool faults;
 	bool link_dies;		/* the peer's death takes the link down (memif) */
+	size_t size;		/* pingpong: every message this size, 0: 1 B to 64 KiB */
 };
 
 static struct opts o = { .mode = "stream", .count = 100000, .seed = 1 };
@@ -192,6 +199,11 @@ print_stats(struct peer *p, struct fi_dpdk_ep_stats *st)
 	       p->server ? "server" : "client", st->tx_pkts, st->tx_retransmits,
 	       st->tx_fast_retransmits, st->tx_timeouts, st->tx_no_room, st->rx_pkts, st->rx_duplicates,
 	       st->rx_out_of_order, st->rx_bad, st->port_rx_bad, st->port_rx_dropped);
+	printf("# %s: tail-loss probes %" PRIu64 " (%" PRIu64 " backed off), spurious resends %"
+	       PRIu64 "; losses repaired by fast retransmit %" PRIu64 ", by probe %" PRIu64
+	       ", by timeout %" PRIu64 "; progress rescues %" PRIu64 "\n",
+	       p->server ? "server" : "client", st->tx_probes, st->tx_timeouts, st->tx_spurious,
+	       st->repaired_fast, st->repaired_probe, st->repaired_timeout, st->progress_rescues);
 	printf("# %s: injected tx drop %" PRIu64 " dup %" PRIu64 " reorder %" PRIu64
 	       " corrupt %" PRIu64 " of %" PRIu64 "; rx drop %" PRIu64 " dup %" PRIu64
 	       " reorder %" PRIu64 " corrupt %" PRIu64 " of %" PRIu64 "; RNR sent %" PRIu64
@@ -344,6 +356,42 @@ send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 			  fi_send(p->ep, s->buf, len, NULL, p->peer_addr, &s->ctx);
 }
 
+/* The longest wait between two completions of a stream (-m sleep). */
+struct stall {
+	uint64_t last_ms;		/* the last completion */
+	uint64_t probes_then;		/* tx_probes at the last completion */
+	uint64_t longest_ms;
+	uint64_t probes;		/* sent during the longest */
+};
+
+static struct stall stall;
+
+static uint64_t
+probes_sent(struct peer *p)
+{
+	struct fi_dpdk_ep_stats st;
+	struct fi_dpdk_ep_ops *ops;
+
+	if (fi_open_ops(&p->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
+	    ops->stats(p->ep, &st) != 0)
+		return 0;
+	return st.tx_probes;
+}
+
+/* A send completed: the wait since the one before may be the longest. */
+static void
+stall_note(struct peer *p)
+{
+	uint64_t now = peer_now_ms(), probes = probes_sent(p);
+
+	if (stall.last_ms != 0 && now - stall.last_ms > stall.longest_ms) {
+		stall.longest_ms = now - stall.last_ms;
+		stall.probes = probes - stall.probes_then;
+	}
+	stall.last_ms = now;
+	stall.probes_then = probes;
+}
+
 /*
  * Sends messages from seq on until count (forever with death), keeping
  * TX_SLOTS in flight. @return the number completed, or stops at the first
@@ -352,6 +400,7 @@ send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 static uint64_t
 stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 {
+	bool watch = strcmp(o.mode, "sleep") == 0;
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err;
 	uint64_t done = 0, next = seq;
@@ -383,6 +432,8 @@ stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 			s->busy = false;
 			busy--;
 			done++;
+			if (watch)
+				stall_note(p);
 		} else if (n == -FI_EAVAIL) {
 			*err_out = err.err;
 			s = container_of((struct fi_context *)err.op_context, struct tx_slot, ctx);
@@ -405,6 +456,7 @@ drive_stream(struct peer *p)
 	char c = 0;
 
 	peer_check(peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	printf("streaming\n");		/* for the script that stops the server */
 	t0 = peer_now_ms();
 	done = stream(p, 0, count, &err);
 	secs = (double)(peer_now_ms() - t0) / 1000;
@@ -415,6 +467,12 @@ drive_stream(struct peer *p)
 	pp_ctrl_send(p->ctrl, &done, sizeof(done));
 	print_stats(p, &st);
 	check_faults(p, &st);
+	if (strcmp(o.mode, "sleep") != 0)
+		return;
+	printf("# client: longest stall %" PRIu64 " ms, %" PRIu64 " probes sent during it\n",
+	       stall.longest_ms, stall.probes);
+	peer_check(st.peers_timed_out == 0 && st.peers_reset == 0,
+		   "client: a peer that only stopped polling is not given up");
 }
 
 /* -- ping-pong -- */
@@ -424,7 +482,7 @@ pingpong_size(uint64_t seq)
 {
 	static const size_t sizes[] = { 1, 64, 4096, 65536 };
 
-	return sizes[seq % RTE_DIM(sizes)];
+	return o.size != 0 ? o.size : sizes[seq % RTE_DIM(sizes)];
 }
 
 /* Posts a receive for message seq, or sends it from buf; @return 0 or an error. */
@@ -481,6 +539,7 @@ pingpong(struct peer *p)
 	const char *who = p->server ? "server" : "client";
 	uint8_t *rx = malloc(MAX_MSG), *tx = malloc(MAX_MSG);
 	struct fi_context rx_ctx, tx_ctx;
+	struct fi_dpdk_ep_stats st;
 	uint64_t seq, good = 0, t0 = peer_now_ms();
 	ssize_t len;
 	char c = 0;
@@ -510,6 +569,10 @@ pingpong(struct peer *p)
 	}
 	printf("# %s: %" PRIu64 " round trips in %" PRIu64 " ms\n", who, seq,
 	       peer_now_ms() - t0);
+	print_stats(p, &st);
+	check_faults(p, &st);
+	peer_check(st.peers_timed_out == 0 && st.peers_reset == 0,
+		   "%s: no live peer was given up", who);
 	peer_check(seq == o.count && good == o.count, "%s: every one of %" PRIu64 " messages "
 		   "arrived whole and bit-exact (%" PRIu64 " of %" PRIu64 " rounds)", who, o.count,
 		   good, seq);
@@ -765,6 +828,8 @@ main(int argc, char **argv)
 			o.faults = true;
 		else if (strcmp(argv[i], "-L") == 0)
 			o.link_dies = true;
+		else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)
+			o.size = RTE_MIN(strtoull(argv[++i], NULL, 0), (unsigned long long)MAX_MSG);
 		else
 			args[n++] = argv[i];
 	}

@@ -7,9 +7,12 @@
 # (test/rdm_peer.c), over a clean wire and through the faults the provider
 # injects (FI_DPDK_FAULT, seeded): 1 %, 5 % and 20 % loss each way, then
 # loss, duplication, reordering and corruption mixed, on memif and on
-# veth/af_packet; and RMA writes and reads, clean and under loss and
-# reordering, checked byte for byte at both ends. Prints a table of what
-# happened.
+# veth/af_packet; RMA writes and reads, clean and under loss and
+# reordering, checked byte for byte at both ends; and checked ping-pongs of
+# 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
+# duplication, reordering and corruption each way, where no packet after a
+# lost one reveals it and no live peer may be given up. Prints a table of
+# what happened, and the ping-pongs' times next to the clean ones'.
 #
 # usage: rdm_wire.sh <rdm_peer> <directory of libdpdk-fi.so> [count]
 # (RMA_ONLY=1: the RMA streams alone)
@@ -45,8 +48,8 @@ run() {
 	check "$name: both sides pass ($secs s)" test $rc -eq 0
 	grep -hE '^(not ok|# )' "$log.server" "$log.client" | sed "s|^|  |"
 	local verified drops dups corrupt retx rto noroom rnr
-	verified=$(grep -hoE '^# server: [0-9]+ (messages|RMA operations) verified' "$log.server" |
-		   grep -oE '[0-9]+')
+	verified=$(grep -hoE '^# server: [0-9]+ (messages|RMA operations) verified|^# server: [0-9]+ round trips' \
+		   "$log.server" | grep -oE '[0-9]+')
 	retx=$(figure client "$log.client" 'retransmitted [0-9]+')
 	rto=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ timeouts' | grep -oE '^[0-9]+')
 	noroom=$(grep -h "^# client:" "$log.client" | grep -oE '[0-9]+ found no room' |
@@ -69,6 +72,12 @@ run() {
 [ -n "${RMA_ONLY:-}" ] || run chaos memif "seed=14,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -t
 run rma memif "" -m rma -n 20000
 run rma-loss5 memif "seed=16,drop=0.05,reorder=0.05" -m rma -n 20000 -f
+pp_chaos="seed=21,tx_drop=0.2,tx_dup=0.05,tx_reorder=0.05,tx_corrupt=0.05"
+for size in 64 4096; do
+	[ -n "${RMA_ONLY:-}" ] && break
+	run "pp$size" memif "" -m pingpong -z "$size" -n 2000
+	run "pp$size-20" memif "$pp_chaos" -m pingpong -z "$size" -n 2000 -f
+done
 if wire_available veth; then
 	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
 else
@@ -80,5 +89,15 @@ printf '# %-10s %-6s %-52s %8s %8s %8s %8s %8s %8s %8s %8s %4s\n' stream wire \
 echo "# (dropped, dupl, corrupt: injected, both sides; resent and the rest: the sender's)"
 for r in "${rows[@]}"; do
 	echo "# $r"
+done
+for size in 64 4096; do
+	clean=$(grep -hoE '^# client: [0-9]+ round trips in [0-9]+' "$tmp/pp$size.client" 2>/dev/null |
+		grep -oE '[0-9]+$')
+	chaos=$(grep -hoE '^# client: [0-9]+ round trips in [0-9]+' "$tmp/pp$size-20.client" \
+		2>/dev/null | grep -oE '[0-9]+$')
+	[ -n "$clean" ] && [ -n "$chaos" ] &&
+		echo "# ping-pong, 2000 round trips of $size B: ${clean} ms clean," \
+			"${chaos} ms at 20 % loss with 5 % dup/reorder/corrupt" \
+			"($(awk -v a="$chaos" -v b="$clean" 'BEGIN { printf "%.1f", a / (b ? b : 1) }')x)"
 done
 finish

@@ -20,8 +20,17 @@
  *     itself. Messages posted on net_memif4 meanwhile wait; once an endpoint
  *     starts net_memif3, the client port connects again and every message
  *     arrives, in order and bit-exact, and no send fails.
+ *
+ * "test_link watchdog" runs alone, with faults on every port: an
+ * application that injects messages and then stops calling into libfabric
+ * (fi_pingpong after its last fi_inject) must not leave them lost, since
+ * only their sender can send them again; the domain's watchdog thread does
+ * it. FI_THREAD_DOMAIN domains have no watchdog, and there what the
+ * application left lost stays lost until it progresses again.
  */
 
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +44,7 @@
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
+#include "fi_ext_dpdk.h"
 #include "test_util.h"
 
 #define DEADLINE_MS	600
@@ -44,6 +54,9 @@
 #define NB_MSGS		12
 #define MSG_MAX		(64 * 1024)
 #define TAG		0x77
+
+/* The threading model of the domains side_open() opens, or as offered. */
+static enum fi_threading threading = FI_THREAD_UNSPEC;
 
 /* A domain on one named port, and an RDM (or DGRAM) endpoint on it. */
 struct side {
@@ -91,6 +104,8 @@ side_open_cq(struct side *s, const char *port, enum fi_ep_type type, const char 
 
 	memset(s, 0, sizeof(*s));
 	ret = info_get_type(&s->info, port, type, service);
+	if (ret == 0 && threading != FI_THREAD_UNSPEC)
+		s->info->domain_attr->threading = threading;
 	ret = ret ? ret : fi_fabric(s->info->fabric_attr, &s->fabric, NULL);
 	ret = ret ? ret : fi_domain(s->fabric, s->info, &s->domain, NULL);
 	ret = ret ? ret : fi_av_open(s->domain, &av_attr, &s->av, NULL);
@@ -393,6 +408,101 @@ test_late_link_loses_nothing(void)
 	side_close(&b);
 }
 
+/* -- the watchdog (test_link watchdog) -- */
+
+static uint64_t
+rescues(struct side *s)
+{
+	struct fi_dpdk_ep_stats st;
+	struct fi_dpdk_ep_ops *ops;
+
+	if (fi_open_ops(&s->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
+	    ops->stats(s->ep, &st) != 0)
+		return UINT64_MAX;
+	return st.progress_rescues;
+}
+
+/*
+ * a injects NB_MSGS messages to b and the test stops calling into either for
+ * LEFT_MS, as an application waiting on something else; every frame is lost
+ * with a third's chance. Then b's CQ alone is read (which progresses b, never
+ * a): every message must be there, which only a's resends could make so.
+ * @return how many of them b received.
+ */
+#define LEFT_MS		300
+
+static int
+inject_and_leave(uint64_t *a_rescues)
+{
+	struct fi_cq_tagged_entry e;
+	struct timespec t0;
+	struct side a, b;
+	fi_addr_t b_addr = FI_ADDR_NOTAVAIL;
+	char name[64], msg[32] = "left alone";
+	size_t len = sizeof(name);
+	int i, got = 0;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif1", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&b.ep->fid, name, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(a.av, name, 1, &b_addr, 0, NULL), 1);
+	for (i = 0; i < NB_MSGS; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, rbufs[i], MSG_MAX, NULL, FI_ADDR_UNSPEC,
+					      NULL), 0);
+	for (i = 0; i < NB_MSGS; i++) {
+		msg[0] = (char)i;
+		while (fi_inject(a.ep, msg, sizeof(msg), b_addr) == -FI_EAGAIN)
+			fi_cq_read(a.cq, NULL, 0);
+	}
+	usleep(LEFT_MS * 1000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (got < NB_MSGS && test_ms_since(&t0) < 200) {
+		if (fi_cq_read(b.cq, &e, 1) == 1)
+			got++;
+	}
+	*a_rescues = rescues(&a);
+	side_close(&a);
+	side_close(&b);
+	return got;
+}
+
+static void
+test_watchdog_resends(void)
+{
+	uint64_t n;
+	int got;
+
+	threading = FI_THREAD_SAFE;
+	got = inject_and_leave(&n);
+	printf("\n    FI_THREAD_SAFE: %d of %d injects arrived while the application stayed away "
+	       "%d ms; the watchdog progressed the sender %" PRIu64 " times\n", got, NB_MSGS,
+	       LEFT_MS, n);
+	CU_ASSERT_EQUAL(got, NB_MSGS);
+	CU_ASSERT(n > 0 && n != UINT64_MAX);
+}
+
+static void
+test_no_watchdog_lock_free(void)
+{
+	uint64_t n;
+	int got;
+
+	/* the application promised to serialise the domain: nothing may enter it */
+	threading = FI_THREAD_DOMAIN;
+	got = inject_and_leave(&n);
+	printf("\n    FI_THREAD_DOMAIN: %d of %d injects arrived; the sender was progressed %"
+	       PRIu64 " times for it\n", got, NB_MSGS, n);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT(got < NB_MSGS);
+}
+
+static CU_TestInfo watchdog_tests[] = {
+	{ "a sender left alone with lost injects: the watchdog sends them again",
+	  test_watchdog_resends },
+	{ "FI_THREAD_DOMAIN: no watchdog enters the domain", test_no_watchdog_lock_free },
+	CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo link_tests[] = {
 	{ "a link that never comes up: every operation fails within the deadline",
 	  test_never_up },
@@ -409,9 +519,15 @@ static CU_SuiteInfo suites[] = {
 	CU_SUITE_INFO_NULL,
 };
 
+static CU_SuiteInfo watchdog_suites[] = {
+	{ "watchdog", NULL, NULL, NULL, NULL, watchdog_tests },
+	CU_SUITE_INFO_NULL,
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	bool watchdog = argc > 1 && strcmp(argv[1], "watchdog") == 0;
 	char args[768];
 
 	snprintf(args, sizeof(args), TEST_EAL_BASE
@@ -424,5 +540,10 @@ main(void)
 	test_env_setup(args);
 	/* five ports' pools in TEST_EAL_BASE's memory */
 	setenv("FI_DPDK_MBUFS", "4095", 1);
-	return test_run(suites);
+	if (!watchdog)
+		return test_run(suites);
+	/* every frame, each way, lost with a third's chance (seeded: the same
+	 * frames every run) */
+	setenv("FI_DPDK_FAULT", "seed=5,tx_drop=0.33", 1);
+	return test_run(watchdog_suites);
 }

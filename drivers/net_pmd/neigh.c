@@ -54,6 +54,7 @@ neigh_find_or_add(struct dfi_neigh *n, uint32_t ip)
 		if (e->ip == 0) {
 			e->mac = 0;
 			e->req_tsc = 0;
+			e->req_wait = 0;
 			__atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);
 			return e;
 		}
@@ -124,12 +125,25 @@ arp_send(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, u
 	dfi_wire_xmit_shared(port, &m, 1);
 }
 
+/* Lock held: whether e's next ARP request is due now (it is then counted as sent). */
+static bool
+neigh_ask_due(struct dfi_neigh_entry *e, uint64_t now)
+{
+	uint64_t ms = rte_get_timer_hz() / 1000;
+
+	if (e->req_wait != 0 && now - e->req_tsc < e->req_wait)
+		return false;
+	e->req_tsc = now;
+	e->req_wait = RTE_MIN(RTE_MAX(2 * e->req_wait, ms * DFI_NEIGH_RETRY_MIN_MS),
+			      ms * DFI_NEIGH_RETRY_MS);
+	return true;
+}
+
 int
 dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m)
 {
 	struct dfi_neigh *n = &port->rt->neigh;
 	uint64_t now = rte_get_timer_cycles();
-	uint64_t retry = rte_get_timer_hz() * DFI_NEIGH_RETRY_MS / 1000;
 	struct dfi_neigh_entry *e;
 	bool ask = false;
 
@@ -143,10 +157,8 @@ dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m)
 	n->pending[n->nb_pending].since_tsc = now;
 	n->nb_pending++;
 	e = neigh_find_or_add(n, ip);
-	if (e != NULL && now - e->req_tsc >= retry) {
-		e->req_tsc = now;
+	if (e != NULL && neigh_ask_due(e, now))
 		ask = true;
-	}
 	rte_spinlock_unlock(&n->lock);
 	if (ask)
 		arp_send(port, RTE_ARP_OP_REQUEST, NULL, ip);
@@ -183,6 +195,7 @@ dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 	if (e != NULL) {
 		__atomic_store_n(&e->mac, w, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
+		e->req_wait = 0;	/* answered: the next question starts quick */
 	}
 	for (i = 0; i < n->nb_pending;) {
 		if (n->pending[i].ip != ip) {
@@ -253,7 +266,7 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_neigh *n = &port->rt->neigh;
 	uint64_t hz = rte_get_timer_hz();
-	uint64_t retry = hz * DFI_NEIGH_RETRY_MS / 1000, give_up = hz * DFI_NEIGH_GIVE_UP_MS / 1000;
+	uint64_t give_up = hz * DFI_NEIGH_GIVE_UP_MS / 1000;
 	uint32_t ask[DFI_NEIGH_PENDING], i, j, nb_ask = 0;
 	struct dfi_neigh_entry *e;
 
@@ -268,8 +281,7 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 			continue;
 		}
 		e = neigh_find(n, n->pending[i].ip);
-		if (e != NULL && now - e->req_tsc >= retry) {
-			e->req_tsc = now;
+		if (e != NULL && neigh_ask_due(e, now)) {
 			for (j = 0; j < nb_ask && ask[j] != e->ip; j++)
 				;
 			if (j == nb_ask)
@@ -300,6 +312,7 @@ dfi_neigh_flush(struct dfi_port *port)
 		if (n->table[i].ip != 0) {
 			__atomic_store_n(&n->table[i].mac, 0, __ATOMIC_RELEASE);
 			n->table[i].req_tsc = 0;
+			n->table[i].req_wait = 0;
 		}
 	}
 	__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);

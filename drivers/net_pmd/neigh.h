@@ -28,6 +28,10 @@
 
 #define DFI_NEIGH_SIZE		4096	/* power of 2 */
 #define DFI_NEIGH_PENDING	256
+/* An unanswered ARP request is repeated after DFI_NEIGH_RETRY_MIN_MS, then
+ * after twice as long each time, up to DFI_NEIGH_RETRY_MS: a lost request or
+ * reply costs milliseconds, a neighbour that is gone 30 requests in 3 s. */
+#define DFI_NEIGH_RETRY_MIN_MS	2
 #define DFI_NEIGH_RETRY_MS	100
 #define DFI_NEIGH_GIVE_UP_MS	3000
 
@@ -37,6 +41,7 @@ struct dfi_neigh_entry {
 	uint32_t ip;			/* network byte order; 0: free */
 	uint64_t mac;			/* DFI_NEIGH_VALID | 48-bit MAC */
 	uint64_t req_tsc;		/* last ARP request for it */
+	uint64_t req_wait;		/* before the next one, 0: none asked yet */
 };
 
 struct dfi_neigh_pending {

@@ -90,6 +90,8 @@ struct dfi_hdr {
 					 * CLOSE: answer with a CLOSE */
 #define DFI_RDM_F_RMA		0x0040	/* DONE: msg_seq numbers an RMA operation */
 #define DFI_RDM_F_ERROR		0x0080	/* DONE: it failed, data is the fabric errno */
+#define DFI_RDM_F_ECHO_DUP	0x0100	/* ts_echo is a packet we had already (a needless
+					 * resend, answered because it asked) */
 
 /**
  * The reliable protocol's header. The first 16 bytes are the same in every

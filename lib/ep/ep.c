@@ -297,6 +297,8 @@ ep_enable(struct dfi_ep *ep)
 	if (ret != 0)
 		return ret;
 	ret = ep->type_ops->enable(ep);
+	if (ret == 0)
+		ret = dfi_watchdog_add(ep->domain, ep);
 	if (ret != 0) {
 		dfi_port_stop(ep->sink.port);
 		ep->sink.active = 0;
@@ -496,6 +498,7 @@ ep_close(struct fid *fid)
 	struct dfi_cntr *done[DFI_CNTR_NB] = { NULL };
 	int i, j;
 
+	dfi_watchdog_del(ep->domain, ep);
 	dfi_domain_lock(ep->domain);
 	ep->enabled = false;
 	if (ep->type_ops->shutdown != NULL)

@@ -59,6 +59,10 @@ struct dfi_ep_type_ops {
 	void (*shutdown)(struct dfi_ep *ep);
 	/** Frees the type's state; the endpoint is detached from the port. */
 	void (*fini)(struct dfi_ep *ep);
+	/** The domain's watchdog looks (the domain lock held): progresses the
+	 * endpoint if the application has not since the last look. NULL when a
+	 * type needs none. */
+	void (*rescue)(struct dfi_ep *ep);
 	/** Adds the type's statistics (fi_ext_dpdk.h); NULL when it keeps none. */
 	void (*stats)(struct dfi_ep *ep, struct fi_dpdk_ep_stats *stats);
 	/** Counter flags the type accepts in fi_ep_bind(). */

@@ -1089,6 +1089,26 @@ rdm_progress(struct dfi_ep *ep)
 	rdm_conn_progress(ep, r);
 }
 
+/*
+ * The watchdog's look: the application has not progressed us since the last
+ * one. What its calls would do is done for it: packets in flight are probed
+ * and sent again, and what waits in the port is taken in and acknowledged
+ * (a receiver that answers nothing makes its peer probe; one whose
+ * process merely computes can still answer).
+ */
+static void
+rdm_rescue(struct dfi_ep *ep)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+
+	if (r->calls == r->rescue_seen) {
+		r->now = rte_rdtsc();	/* its calls read the clock only now and then */
+		r->stats.rescues++;
+		rdm_progress(ep);
+	}
+	r->rescue_seen = r->calls;
+}
+
 /* The CRC is for wires without an FCS, and for the faults we inject. */
 static int
 crc_wanted(const struct dfi_ep *ep, bool *crc)
@@ -1113,7 +1133,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 {
 	struct dfi_rdm *r = calloc(1, sizeof(*r));
 	long timeout_ms = dfi_param_int(DFI_PARAM_RDM_TIMEOUT_MS, 30000, 10, 86400000);
-	long rto_us = dfi_param_int(DFI_PARAM_RDM_RTO_MIN_US, 1000, 10, 10000000);
+	long pto_us = dfi_param_int(DFI_PARAM_RDM_PTO_MIN_US, RDM_PTO_MIN_US, 1, 1000000);
 	long window = dfi_param_int(DFI_PARAM_RDM_WINDOW, 256, 16, 4096);
 	uint32_t i, nb_ops;
 	int ret;
@@ -1121,7 +1141,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	if (r == NULL)
 		return -FI_ENOMEM;
 	ep->priv = r;
-	if (timeout_ms < 0 || rto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
+	if (timeout_ms < 0 || pto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
 		return -FI_EINVAL;
 	}
@@ -1133,8 +1153,11 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		return ret;
 	r->window = (uint32_t)window;
 	r->timeout = r->hz * (uint64_t)timeout_ms / 1000;
-	r->rto_min = r->hz * (uint64_t)rto_us / 1000000;
-	r->rto_init = RTE_MAX(r->rto_init, r->rto_min);
+	r->pto_min = r->hz * (uint64_t)pto_us / 1000000;
+	r->pto_init = RTE_MAX(r->pto_init, r->pto_min);
+	/* a busy peer that owes us nothing in flight is asked how it is 32
+	 * times per deadline, so that its death is seen in time */
+	r->keepalive = RTE_MAX(r->timeout / 32, r->pto_min);
 	r->seg_size = dfi_wire_max_rdm_payload(ep->sink.port->mtu, ep->encap);
 	r->ux_budget = (uint32_t)RTE_MAX(info->rx_attr->total_buffered_recv / r->seg_size,
 					 (size_t)64);
@@ -1191,11 +1214,13 @@ rdm_fini(struct dfi_ep *ep)
 		ux_drop_data(r, ux);
 	}
 	rdm_conn_fini(ep, r);
-	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again), %" PRIu64
-		 " in (%" PRIu64 " duplicates, %" PRIu64 " bad), %" PRIu64 " messages out, %"
-		 PRIu64 " in", r->stats.tx_pkts, r->stats.tx_retransmits, r->stats.rx_pkts,
-		 r->stats.rx_dup, r->stats.rx_bad_crc, r->stats.msgs_sent,
-		 r->stats.msgs_received);
+	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again: %" PRIu64
+		 " probes, %" PRIu64 " spurious), %" PRIu64 " in (%" PRIu64 " duplicates, %"
+		 PRIu64 " bad), %" PRIu64 " messages out, %" PRIu64 " in; %" PRIu64
+		 " watchdog rescues", r->stats.tx_pkts, r->stats.tx_retransmits,
+		 r->stats.tx_probes, r->stats.tx_spurious, r->stats.rx_pkts, r->stats.rx_dup,
+		 r->stats.rx_bad_crc, r->stats.msgs_sent, r->stats.msgs_received,
+		 r->stats.rescues);
 	free(r->ops);
 	free(r->inject_bufs);
 	free(r->rxs);
@@ -1213,6 +1238,12 @@ rdm_stats(struct dfi_ep *ep, struct fi_dpdk_ep_stats *s)
 	s->tx_retransmits = st->tx_retransmits;
 	s->tx_timeouts = st->tx_rto;
 	s->tx_fast_retransmits = st->tx_fast_retransmits;
+	s->tx_probes = st->tx_probes;
+	s->tx_spurious = st->tx_spurious;
+	s->repaired_fast = st->repaired_fast;
+	s->repaired_probe = st->repaired_probe;
+	s->repaired_timeout = st->repaired_timeout;
+	s->progress_rescues = st->rescues;
 	s->tx_no_room = st->tx_no_room;
 	s->rx_pkts = st->rx_pkts;
 	s->rx_duplicates = st->rx_dup;
@@ -1264,6 +1295,7 @@ const struct dfi_ep_type_ops dfi_rdm_ops = {
 	.cancel = rdm_cancel,
 	.shutdown = rdm_shutdown,
 	.fini = rdm_fini,
+	.rescue = rdm_rescue,
 	.stats = rdm_stats,
 	.cntr_flags = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
 	.msg = &rdm_msg_ops,

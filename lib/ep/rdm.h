@@ -30,6 +30,8 @@
 
 #define RDM_IOV_MAX		4
 #define RDM_PEER_HASH_MIN	64
+/* FI_DPDK_RDM_PTO_MIN_US's default: the probe timeout's floor */
+#define RDM_PTO_MIN_US		5
 
 struct dfi_ep;
 struct dfi_mr;
@@ -68,6 +70,15 @@ struct rdm_op {
 	struct iovec iov[RDM_IOV_MAX];	/* the payload; an inject's copy in iov[0] */
 };
 
+/* Why a packet was sent again: what its acknowledgement counts as repaired. */
+enum rdm_retx_cause {
+	RDM_RETX_NONE,
+	RDM_RETX_FAST,			/* a hole with later packets acknowledged */
+	RDM_RETX_PROBE,			/* a tail-loss probe, or a hole its answer showed */
+	RDM_RETX_TIMEOUT,		/* the same after the probe timer backed off */
+	RDM_RETX_RNR,			/* refused by the receiver: not a loss */
+};
+
 /* One packet in flight: a slot of the peer's transmit window. */
 struct rdm_txe {
 	struct rdm_op *op;
@@ -76,6 +87,7 @@ struct rdm_txe {
 	uint16_t len;
 	uint8_t sacked;			/* the receiver holds it */
 	uint8_t retx;			/* transmissions after the first */
+	uint8_t cause;			/* enum rdm_retx_cause of the last one */
 };
 
 /* The RMA write a peer is sending us: its segments come in order. */
@@ -186,12 +198,13 @@ struct rdm_peer {
 	struct rdm_op *seg_op;		/* the first op with bytes to segment */
 	uint64_t srtt;			/* TSC cycles; 0: no sample yet */
 	uint64_t rttvar;
-	uint64_t rto;
-	uint64_t backoff_rto;		/* rto doubled by timeouts, until an ack */
-	uint64_t rto_mark;		/* the last timeout: what was sent before goes again */
-	uint64_t ack_tsc;		/* snd_una last moved: the timer runs from then */
-	uint32_t recover;		/* after a timeout, recovering until snd_una passes it */
-	bool recovering;
+	uint64_t pto_adapt;		/* added to 2 srtt after spurious probes */
+	uint64_t pto_backoff;		/* the probe timeout backed off, 0: none */
+	uint64_t ack_tsc;		/* the last ack that told something new */
+	uint64_t last_tx_tsc;		/* the last sequenced packet sent */
+	uint64_t probe_tsc;		/* the last probe, until an answer to it came */
+	uint32_t unanswered;		/* probes (and CONNs) since the peer was last heard */
+	uint8_t probe_cause;		/* RDM_RETX_PROBE or _TIMEOUT */
 	uint64_t rnr_until;		/* refused (RNR): resend after */
 	uint64_t rnr_wait;
 	uint64_t last_heard;
@@ -202,7 +215,9 @@ struct rdm_peer {
 	uint32_t rcv_nxt;		/* next PSN expected */
 	uint32_t rcv_msg_seq;		/* next message expected */
 	uint64_t rcv_sack;		/* PSNs rcv_nxt + 1 + i held: bit i */
-	uint32_t ts_echo;		/* ts of the last new packet from the peer */
+	uint32_t ts_echo;		/* ts of the last new packet from the peer, or of a
+					 * duplicate that asked for an ack */
+	bool echo_dup;			/* ts_echo names such a duplicate */
 	struct rte_mbuf **rxw;		/* out of order packets held, by psn & mask */
 	uint32_t nb_held;		/* of them, non-NULL */
 	struct rdm_inmsg in;
@@ -213,8 +228,14 @@ struct rdm_peer {
 struct rdm_stats {
 	uint64_t tx_pkts;
 	uint64_t tx_retransmits;
-	uint64_t tx_rto;		/* retransmission timeouts */
+	uint64_t tx_rto;		/* probe timeouts after a first unanswered probe */
 	uint64_t tx_fast_retransmits;
+	uint64_t tx_probes;		/* tail-loss probes (timeouts included) */
+	uint64_t tx_spurious;		/* resends whose original arrived after all */
+	uint64_t repaired_fast;		/* losses repaired by fast retransmission */
+	uint64_t repaired_probe;	/* by a probe, or a resend its answer asked for */
+	uint64_t repaired_timeout;	/* the same, after the probe timer backed off */
+	uint64_t rescues;		/* progress calls the watchdog made for us */
 	uint64_t tx_no_room;		/* the port took no more: as if lost */
 	uint64_t rx_pkts;
 	uint64_t rx_dup;		/* already had it */
@@ -244,12 +265,14 @@ struct dfi_rdm {
 	uint32_t rx_held;		/* mbufs held out of order */
 	uint32_t rx_held_max;
 	uint64_t hz;
-	uint64_t rto_min;
-	uint64_t rto_max;
-	uint64_t rto_init;
+	uint64_t pto_min;		/* FI_DPDK_RDM_PTO_MIN_US */
+	uint64_t pto_init;		/* before the first round trip is measured */
+	uint64_t idle_probe;		/* the probe interval for a peer that does not answer */
+	uint64_t keepalive;		/* between probes of a busy peer with nothing in flight */
 	uint64_t timeout;		/* a silent peer's deadline */
 	uint64_t now;			/* TSC, read once per call */
 	uint32_t calls;			/* progress calls: acks wait for the next one */
+	uint32_t rescue_seen;		/* calls when the domain's watchdog looked last */
 	uint32_t link_epoch;		/* the port's, when last looked at */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */

@@ -35,8 +35,20 @@
 #define RNR_WAIT_MIN_US		20
 #define RNR_WAIT_MAX_US		20000
 #define RESET_INTERVAL_US	1000	/* RESETs to one address, at most one per */
-#define RECOVERY_BURST		8	/* packets sent again per ack after a timeout */
 #define ACK_EVERY		16	/* packets taken before an ack goes at once */
+/* The probe timeout: twice the smoothed round trip (and what spurious probes
+ * taught), from FI_DPDK_RDM_PTO_MIN_US on; before a first measurement it is
+ * PTO_INIT_US. Unanswered probes double it, up to LOSS_CAP_RTTS round trips:
+ * a run of losses costs about that much at most. A peer that answered none
+ * of IDLE_PROBES probes in a row is taken to be away from its progress
+ * calls, not lossy, and is probed every IDLE_PROBE_US at most, a bounded
+ * load while it computes; when it is back it answers the probes that wait
+ * in its queue, and what they reveal is repaired at once. */
+#define PTO_INIT_US		200
+#define LOSS_CAP_RTTS		100
+#define IDLE_PROBES		16
+#define IDLE_PROBE_US		10000
+#define PTO_MAX_US		1000000
 #define TS_SHIFT		10	/* timestamps: TSC / 1024, 32 bits */
 #define CLOCK_CALLS		16
 #define CLOSE_LINGER_US		250000	/* a closing endpoint waits this long for answers */
@@ -130,8 +142,11 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	p->state = RDM_PEER_IDLE;
 	p->rnr_until = 0;
 	p->rnr_wait = 0;
-	p->backoff_rto = 0;
-	p->recovering = false;
+	p->pto_backoff = 0;
+	p->probe_tsc = 0;
+	p->unanswered = 0;
+	p->ts_echo = 0;
+	p->echo_dup = false;
 	p->ack_owed = false;
 	memset(&p->rma_in, 0, sizeof(p->rma_in));
 }
@@ -171,7 +186,6 @@ rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
 	p->addr = *a;
 	p->fi_addr = FI_ADDR_NOTAVAIL;
 	p->version = DFI_WIRE_VERSION;
-	p->rto = r->rto_init;
 	peer_reset_windows(r, p);
 	for (i = key_slot(r, key); r->peers[i] != NULL; i = (i + 1) & r->peers_mask)
 		;
@@ -245,6 +259,8 @@ hdr_fill(const struct dfi_rdm *r, struct rdm_peer *p, struct dfi_rdm_hdr *h, uin
 	h->sack = rte_cpu_to_be_64(p->rcv_sack);
 	h->ts = rte_cpu_to_be_32((uint32_t)(r->now >> TS_SHIFT));
 	h->ts_echo = rte_cpu_to_be_32(p->ts_echo);
+	if (p->echo_dup)
+		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_ECHO_DUP);
 	h->pcrc = rte_cpu_to_be_32(UINT32_MAX);	/* no payload */
 }
 
@@ -349,9 +365,13 @@ op_awaited(const struct dfi_ep *ep, const struct rdm_op *op)
 	       (op->pkt_flags & DFI_RDM_F_DELIVERY) || ep->cntrs[DFI_CNTR_SEND] != NULL;
 }
 
-/* Builds the packet of window slot psn from its operation and sends it. */
+/*
+ * Builds the packet of window slot psn from its operation and sends it;
+ * ack_req asks for an acknowledgement at once (a probe's), which the last
+ * packet of an operation the application waits on asks for anyway.
+ */
 static void
-send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
+send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn, bool ack_req)
 {
 	struct rdm_txe *e = &p->txw[psn & (r->window - 1)];
 	struct rdm_op *op = e->op;
@@ -360,9 +380,8 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
 
 	if (unlikely(m == NULL))
 		return;	/* the timer sends it again */
-	hdr_fill(r, p, h, op->type, op->pkt_flags |
-		 (e->offset + e->len == op->len && op_awaited(ep, op) ? DFI_RDM_F_ACK_REQ : 0),
-		 psn);
+	ack_req |= e->offset + e->len == op->len && op_awaited(ep, op);
+	hdr_fill(r, p, h, op->type, op->pkt_flags | (ack_req ? DFI_RDM_F_ACK_REQ : 0), psn);
 	h->msg_seq = rte_cpu_to_be_32(op->msg_seq);
 	h->data = rte_cpu_to_be_64(op->data);
 	if (op->type != DFI_PKT_RDM_DONE) {
@@ -379,6 +398,7 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
 			dfi_iov_gather(h + 1, op->iov, op->iov_count, e->offset, e->len);
 	}
 	e->sent_tsc = r->now;
+	p->last_tx_tsc = r->now;
 	p->ack_owed = false;
 	p->ack_now = false;
 	p->rx_unacked = 0;
@@ -411,6 +431,7 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	e->len = (uint16_t)len;
 	e->sacked = 0;
 	e->retx = 0;
+	e->cause = RDM_RETX_NONE;
 	op->sent += len;
 	op->unacked++;
 	if (op->sent == op->len) {
@@ -420,16 +441,20 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 			;
 		p->seg_op = op;
 	}
-	send_seq(ep, r, p, p->snd_nxt++);
+	send_seq(ep, r, p, p->snd_nxt++, false);
 	return true;
 }
 
 static void
-send_retx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn)
+send_retx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
+	  enum rdm_retx_cause cause, bool ack_req)
 {
-	p->txw[psn & (r->window - 1)].retx++;
+	struct rdm_txe *e = &p->txw[psn & (r->window - 1)];
+
+	e->retx++;
+	e->cause = (uint8_t)cause;
 	r->stats.tx_retransmits++;
-	send_seq(ep, r, p, psn);
+	send_seq(ep, r, p, psn, ack_req);
 }
 
 /* -- operations, peers failing -- */
@@ -546,8 +571,15 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 
 /* -- acknowledgements -- */
 
+/* @return the TSC a timestamp of ours (ts, ts_echo) was taken at. */
+static inline uint64_t
+ts_to_tsc(const struct dfi_rdm *r, uint32_t ts)
+{
+	return r->now - ((uint64_t)((uint32_t)(r->now >> TS_SHIFT) - ts) << TS_SHIFT);
+}
+
 static void
-rtt_sample(struct dfi_rdm *r, struct rdm_peer *p, uint64_t rtt)
+rtt_sample(struct rdm_peer *p, uint64_t rtt)
 {
 	uint64_t err;
 
@@ -560,38 +592,98 @@ rtt_sample(struct dfi_rdm *r, struct rdm_peer *p, uint64_t rtt)
 		p->rttvar = (3 * p->rttvar + err) / 4;
 		p->srtt = (7 * p->srtt + rtt) / 8;
 	}
-	p->rto = RTE_MIN(RTE_MAX(p->srtt + 4 * p->rttvar, r->rto_min), r->rto_max);
 }
 
+/* The probe timeout before any backoff. */
+static uint64_t
+pto_base(const struct dfi_rdm *r, const struct rdm_peer *p)
+{
+	return RTE_MAX(p->srtt != 0 ? 2 * p->srtt + p->pto_adapt : r->pto_init, r->pto_min);
+}
+
+/* How far unanswered probes back the timeout off (see PTO_INIT_US). */
+static uint64_t
+pto_cap(const struct dfi_rdm *r, const struct rdm_peer *p)
+{
+	uint64_t cap = RTE_MAX(LOSS_CAP_RTTS * (p->srtt != 0 ? p->srtt : r->pto_init),
+			       r->pto_min);
+
+	if (p->unanswered >= IDLE_PROBES)
+		cap = RTE_MAX(cap, r->idle_probe);
+	return RTE_MIN(cap, r->hz / 1000000 * PTO_MAX_US);
+}
+
+static uint64_t
+pto_now(const struct dfi_rdm *r, const struct rdm_peer *p)
+{
+	return p->pto_backoff != 0 ? p->pto_backoff : pto_base(r, p);
+}
+
+/* The probe timeout fired (or a CONN went unanswered): the next waits longer. */
+static void
+pto_back_off(const struct dfi_rdm *r, struct rdm_peer *p)
+{
+	p->pto_backoff = RTE_MIN(2 * pto_now(r, p), pto_cap(r, p));
+	p->unanswered++;
+}
+
+/* What an acknowledgement says of the resends it covers. */
+struct ack_echo {
+	uint32_t ts;			/* ts_echo: the newest packet of ours it saw */
+	bool dup;			/* that packet was a duplicate for it */
+	bool alone;			/* an ACK of its own, not carried by data */
+};
+
 /*
- * After a timeout, every ack lets a few more of the packets sent before it
- * go again, oldest first, until the window has moved past the timeout: a
- * receiver that was only slow acks most of them at once, and a burst that
- * was lost is resent at the pace acks come back.
+ * A packet we sent again is acknowledged. If the receiver had seen nothing
+ * of ours sent since the resend when it acknowledged (its echo is older),
+ * the original arrived after all: the resend was spurious. An ACK of its own
+ * that came so late says how long the receiver takes to acknowledge, and the
+ * probe timeout learns it; an ack carried by data says only when the
+ * application answered, and teaches nothing. Otherwise the resend repaired a
+ * loss, counted by what sent it.
  */
 static void
-recover(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+retx_acked(struct dfi_rdm *r, struct rdm_peer *p, struct rdm_txe *e, const struct ack_echo *a)
 {
-	struct rdm_txe *e;
-	uint32_t psn, n = 0;
+	uint32_t sent = (uint32_t)(e->sent_tsc >> TS_SHIFT);
+	uint64_t took, want;
 
-	if (!seq_lt(p->snd_una, p->recover)) {
-		p->recovering = false;
+	if (a->dup && a->ts == sent) {
+		/* the receiver had the original when the resend came: its ack was
+		 * lost or late, which says nothing of the timeout */
+		r->stats.tx_spurious++;
 		return;
 	}
-	for (psn = p->snd_una; psn != p->recover && n < RECOVERY_BURST; psn++) {
-		e = &p->txw[psn & (r->window - 1)];
-		if (!e->sacked && e->sent_tsc <= p->rto_mark) {
-			send_retx(ep, r, p, psn);
-			n++;
-		}
+	if (a->ts != 0 && (int32_t)(a->ts - sent) < 0) {
+		r->stats.tx_spurious++;
+		took = r->now - ts_to_tsc(r, a->ts);
+		want = took + took / 4;
+		if (a->alone && e->cause != RDM_RETX_FAST && want > 2 * p->srtt)
+			p->pto_adapt = RTE_MIN(RTE_MAX(p->pto_adapt, want - 2 * p->srtt),
+					       LOSS_CAP_RTTS / 4 * p->srtt);
+		return;
+	}
+	switch (e->cause) {
+	case RDM_RETX_FAST:
+		r->stats.repaired_fast++;
+		break;
+	case RDM_RETX_PROBE:
+		r->stats.repaired_probe++;
+		p->pto_adapt -= p->pto_adapt / 4;	/* the delay learnt fades */
+		break;
+	case RDM_RETX_TIMEOUT:
+		r->stats.repaired_timeout++;
+		break;
+	default:
+		break;
 	}
 }
 
 /* Marks what the receiver holds beyond ack (map: bit i for ack + 1 + i). */
 static bool
 mark_sacked(struct dfi_rdm *r, struct rdm_peer *p, uint32_t ack, const uint8_t *map,
-	    uint32_t bits)
+	    uint32_t bits, const struct ack_echo *a)
 {
 	uint32_t i, psn, mask = r->window - 1;
 	struct rdm_txe *e;
@@ -604,12 +696,36 @@ mark_sacked(struct dfi_rdm *r, struct rdm_peer *p, uint32_t ack, const uint8_t *
 		if (!seq_lt(psn, p->snd_nxt) || seq_lt(psn, p->snd_una))
 			continue;
 		e = &p->txw[psn & mask];
-		news |= !e->sacked;
+		if (e->sacked)
+			continue;
+		news = true;
 		e->sacked = 1;
+		if (e->retx != 0)
+			retx_acked(r, p, e, a);
 		if (seq_lt(p->high_sacked, psn + 1))
 			p->high_sacked = psn + 1;
 	}
 	return news;
+}
+
+/*
+ * An answer to our last probe (the receiver had seen it, or something sent
+ * later, when it acknowledged): every packet below the highest it reports
+ * holding, sent before the probe and still missing, is lost. All of them go
+ * again at once; the next probe finds what is lost again.
+ */
+static void
+probe_answered(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	struct rdm_txe *e;
+	uint32_t psn;
+
+	for (psn = p->snd_una; seq_lt(psn, p->high_sacked); psn++) {
+		e = &p->txw[psn & (r->window - 1)];
+		if (!e->sacked && e->sent_tsc < p->probe_tsc)
+			send_retx(ep, r, p, psn, (enum rdm_retx_cause)p->probe_cause, false);
+	}
+	p->probe_tsc = 0;
 }
 
 static void
@@ -618,6 +734,11 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 {
 	uint32_t ack = rte_be_to_cpu_32(h->ack), mask = r->window - 1, psn;
 	uint32_t echo = rte_be_to_cpu_32(h->ts_echo);
+	struct ack_echo a = {
+		.ts = echo,
+		.dup = (h->flags & rte_cpu_to_be_16(DFI_RDM_F_ECHO_DUP)) != 0,
+		.alone = h->type == DFI_PKT_RDM_ACK,
+	};
 	uint64_t sack = rte_be_to_cpu_64(h->sack);
 	uint8_t map[8];
 	bool news = false;
@@ -629,14 +750,14 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 		news = true;
 		for (psn = p->snd_una; psn != ack; psn++) {
 			e = &p->txw[psn & mask];
+			if (e->retx != 0 && !e->sacked)
+				retx_acked(r, p, e, &a);
 			op = e->op;
 			e->op = NULL;
 			if (--op->unacked == 0 && op->state == RDM_OP_SENT)
 				op_acked(ep, r, p, op);
 		}
 		p->snd_una = ack;
-		p->ack_tsc = r->now;
-		p->backoff_rto = 0;
 		p->rnr_wait = 0;
 		if (seq_lt(p->high_sacked, ack))
 			p->high_sacked = ack;
@@ -645,29 +766,35 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 		p->snd_lim = ack + rte_be_to_cpu_16(h->window);
 	if (map_bytes > 0) {
 		news |= mark_sacked(r, p, ack, (const uint8_t *)(h + 1),
-				    RTE_MIN(map_bytes * 8, r->window - 1));
+				    RTE_MIN(map_bytes * 8, r->window - 1), &a);
 	} else if (sack != 0) {
 		for (i = 0; i < 8; i++)
 			map[i] = (uint8_t)(sack >> (8 * i));
-		news |= mark_sacked(r, p, ack, map, 64);
+		news |= mark_sacked(r, p, ack, map, 64, &a);
 	}
-	if (p->recovering)
-		recover(ep, r, p);
+	if (news) {
+		/* the wire works: the probe timer starts over from its base */
+		p->ack_tsc = r->now;
+		p->pto_backoff = 0;
+	}
+	if (p->probe_tsc != 0 && echo != 0 &&
+	    (int32_t)(echo - (uint32_t)(p->probe_tsc >> TS_SHIFT)) >= 0)
+		probe_answered(ep, r, p);
 	/* a hole with DUP_THRESH packets held after it is lost: send it again,
-	 * once; if that is lost too, the timeout finds it */
+	 * once; if that is lost too, the next probe finds it */
 	for (psn = p->snd_una; seq_lt(psn, p->high_sacked); psn++) {
 		e = &p->txw[psn & mask];
 		if (e->sacked || e->retx != 0)
 			continue;
 		if (p->high_sacked - psn > DUP_THRESH) {
-			send_retx(ep, r, p, psn);
+			send_retx(ep, r, p, psn, RDM_RETX_FAST, false);
 			r->stats.tx_fast_retransmits++;
 		}
 	}
 	/* the echo of the packet that made this ack: the wire and the peer's
 	 * acking, never a wait for a hole (and no ambiguity on a resend) */
 	if (news && echo != 0)
-		rtt_sample(r, p, (uint64_t)((uint32_t)(r->now >> TS_SHIFT) - echo) << TS_SHIFT);
+		rtt_sample(p, r->now - ts_to_tsc(r, echo));
 }
 
 /* -- receiving in sequence -- */
@@ -709,13 +836,18 @@ static void
 seq_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbuf *m,
        uint32_t psn)
 {
+	const struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *);
 	uint32_t mask = r->window - 1, d = psn - p->rcv_nxt;
+	bool ack_req = (h->flags & rte_cpu_to_be_16(DFI_RDM_F_ACK_REQ)) != 0;
 
-	if (rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *)->flags &
-	    rte_cpu_to_be_16(DFI_RDM_F_ACK_REQ))
-		p->ack_now = true;
-	if ((int32_t)d >= 0 && d < r->window)
-		p->ts_echo = rte_be_to_cpu_32(rte_pktmbuf_mtod(m, const struct dfi_rdm_hdr *)->ts);
+	/* the echo names the newest packet seen, a probe even when we had it
+	 * (saying so): the sender learns that its probe's answer is this one */
+	p->ack_now |= ack_req;
+	if (((int32_t)d >= 0 && d < r->window) || ack_req) {
+		p->ts_echo = rte_be_to_cpu_32(h->ts);
+		p->echo_dup = (int32_t)d < 0 || (d > 0 && d < r->window &&
+						 p->rxw[psn & mask] != NULL);
+	}
 	if (!p->ack_owed)
 		p->ack_call = r->calls;
 	p->ack_owed = true;
@@ -765,6 +897,14 @@ hold:
 
 /* -- connections -- */
 
+/* A packet of the peer's came in: it is there, and polling. */
+static inline void
+heard(const struct dfi_rdm *r, struct rdm_peer *p)
+{
+	p->last_heard = r->now;
+	p->unanswered = 0;
+}
+
 static void
 adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 {
@@ -775,7 +915,7 @@ adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 	p->version = (uint8_t)RTE_MIN(h->version, DFI_WIRE_VERSION);
 	p->snd_lim = p->snd_una + rte_be_to_cpu_16(h->window);
 	p->state = RDM_PEER_UP;
-	p->last_heard = r->now;
+	heard(r, p);
 	p->rnr_until = 0;
 }
 
@@ -792,7 +932,8 @@ on_conn(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct d
 			p->next_msg_seq = 0;
 		adopt(r, p, h);
 	}
-	p->last_heard = r->now;
+	heard(r, p);
+	p->ts_echo = rte_be_to_cpu_32(h->ts);	/* the ACCEPT measures a round trip */
 	/* answered every time: the first answer may have been lost */
 	send_ctrl(ep, r, p, DFI_PKT_RDM_ACCEPT, 0, p->snd_una);
 	peer_activate(r, p);
@@ -808,12 +949,14 @@ on_accept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 		return;
 	}
 	if (p->peer_inc == inc) {
-		p->last_heard = r->now;
+		heard(r, p);
 		return;		/* again: already up */
 	}
 	if (p->peer_inc != 0)
 		peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
 	adopt(r, p, h);
+	if (h->ts_echo != 0)
+		rtt_sample(p, r->now - ts_to_tsc(r, rte_be_to_cpu_32(h->ts_echo)));
 	peer_activate(r, p);
 }
 
@@ -974,7 +1117,7 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 		}
 		goto drop;
 	}
-	p->last_heard = r->now;
+	heard(r, p);
 	on_ack(ep, r, p, h, type == DFI_PKT_RDM_ACK ? rte_pktmbuf_data_len(m) - (uint32_t)sizeof(*h) :
 									 0);
 	peer_activate(r, p);
@@ -1015,11 +1158,38 @@ rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16
 	r->in_rx = false;
 }
 
+/*
+ * The probe timer fired with packets in flight and no news from the peer:
+ * the newest packet it has not reported is sent again, asking for an ack at
+ * once. Its answer tells what else is missing (probe_answered()). If the
+ * newest packet was the one lost, the probe is its repair.
+ */
+static void
+probe(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	bool timeout = p->pto_backoff != 0;
+	uint32_t psn = p->snd_nxt - 1;
+
+	while (psn != p->snd_una && p->txw[psn & (r->window - 1)].sacked)
+		psn--;
+	r->stats.tx_probes++;
+	r->stats.tx_rto += timeout;
+	/* silent for an eighth of the deadline, probes after probes: perhaps
+	 * its MAC is not the one we send to (it changed, or a corrupted frame
+	 * taught it); sooner would cost an ARP round trip to every loss */
+	if (r->now - p->last_heard > RTE_MAX(2 * pto_now(r, p), r->timeout / 8))
+		dfi_sink_neigh_refresh(&ep->sink, &p->addr);
+	pto_back_off(r, p);
+	p->probe_tsc = r->now;
+	p->probe_cause = timeout ? RDM_RETX_TIMEOUT : RDM_RETX_PROBE;
+	send_retx(ep, r, p, psn, (enum rdm_retx_cause)p->probe_cause, true);
+}
+
 /* Timers of one peer. @return false when the peer was failed. */
 static bool
 peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 {
-	uint64_t rto = p->backoff_rto != 0 ? p->backoff_rto : p->rto;
+	uint64_t pto = pto_now(r, p);
 
 	if (p->state == RDM_PEER_IDLE)
 		return true;
@@ -1034,9 +1204,9 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		return false;
 	}
 	if (p->state == RDM_PEER_CONNECTING) {
-		if (r->now - p->last_probe > rto) {
+		if (r->now - p->last_probe > pto) {
 			p->last_probe = r->now;
-			p->backoff_rto = RTE_MIN(rto * 2, r->rto_max);
+			pto_back_off(r, p);
 			send_ctrl(ep, r, p, DFI_PKT_RDM_CONN, 0, p->snd_una);
 		}
 		return true;
@@ -1044,30 +1214,19 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	if (p->rnr_until != 0 && r->now >= p->rnr_until) {
 		p->rnr_until = 0;
 		if (seq_lt(p->snd_una, p->snd_nxt))
-			send_retx(ep, r, p, p->snd_una);
+			send_retx(ep, r, p, p->snd_una, RDM_RETX_RNR, false);
 	}
-	/* the timer runs from the oldest packet's last transmission, or from the
-	 * last ack that moved the window, whichever is later (RFC 6298, 5.3):
-	 * packets that waited behind a refusal (RNR) are not lost for that */
+	/* the timer runs from the later of the last packet sent and the last
+	 * ack that told something new: a stream that keeps sending or hearing
+	 * is not stalled; packets that wait behind a refusal (RNR) are not lost */
 	if (p->snd_una != p->snd_nxt && p->rnr_until == 0 &&
-	    r->now - RTE_MAX(p->txw[p->snd_una & (r->window - 1)].sent_tsc, p->ack_tsc) > rto) {
-		/* a timeout: the oldest goes again now, the rest as acks come back */
-		r->stats.tx_rto++;
-		p->backoff_rto = RTE_MIN(rto * 2, r->rto_max);
-		p->rto_mark = r->now;
-		p->recover = p->snd_nxt;
-		p->recovering = true;
-		/* silent for an eighth of the deadline, timeouts after timeouts:
-		 * perhaps its MAC is not the one we send to (it changed, or a
-		 * corrupted frame taught it); sooner would cost an ARP round trip
-		 * to every burst of losses */
-		if (r->now - p->last_heard > RTE_MAX(2 * rto, r->timeout / 8))
-			dfi_sink_neigh_refresh(&ep->sink, &p->addr);
-		send_retx(ep, r, p, p->snd_una);
-	}
-	/* waiting on the other side (a delivery notice, a message's rest): ask
-	 * now and then whether it is still there, so that its death is seen */
-	if (peer_busy(p) && r->now - p->last_heard > rto && r->now - p->last_probe > rto) {
+	    r->now - RTE_MAX(p->last_tx_tsc, p->ack_tsc) > pto)
+		probe(ep, r, p);
+	/* waiting on the other side with nothing in flight (a delivery notice,
+	 * a message's rest): ask now and then whether it is still there, so
+	 * that its death is seen; its own probes repair its losses */
+	if (peer_busy(p) && p->snd_una == p->snd_nxt && r->now - p->last_heard > r->keepalive &&
+	    r->now - p->last_probe > r->keepalive) {
 		p->last_probe = r->now;
 		send_ack(ep, r, p, DFI_RDM_F_PROBE);
 	}
@@ -1085,11 +1244,11 @@ link_back(struct dfi_rdm *r)
 	struct rdm_peer *p;
 
 	for (p = r->active; p != NULL; p = p->next_active) {
-		p->backoff_rto = 0;
+		p->pto_backoff = 0;
+		p->unanswered = 0;
 		p->last_probe = 0;		/* a connection's CONN */
-		p->ack_tsc = 0;			/* the oldest packet in flight */
-		if (p->snd_una != p->snd_nxt)
-			p->txw[p->snd_una & (r->window - 1)].sent_tsc = 0;
+		p->ack_tsc = 0;			/* a probe of what is in flight */
+		p->last_tx_tsc = 0;
 	}
 }
 
@@ -1116,7 +1275,7 @@ rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
 			 * sender waits on, a stream's or a gap's; the others wait a call
 			 * for the application's answer to carry them */
 			if (p->ack_owed && (p->ack_now || p->ack_call != r->calls ||
-					    p->rx_unacked >= ACK_EVERY || p->rcv_sack != 0)) {
+					    p->rx_unacked >= ACK_EVERY || p->nb_held != 0)) {
 				send_ack(ep, r, p, 0);
 			}
 		}
@@ -1207,9 +1366,10 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 			waiting -= close_answered(ep, r, pkts[k]);
 		for (i = 0; waiting > 0 && i <= r->peers_mask; i++) {
 			p = r->peers[i];
-			if (p == NULL || !p->closing || r->now - p->last_probe <= p->rto)
+			if (p == NULL || !p->closing || r->now - p->last_probe <= pto_now(r, p))
 				continue;
 			p->last_probe = r->now;
+			pto_back_off(r, p);
 			send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, DFI_RDM_F_ACK_REQ, p->snd_nxt);
 		}
 	}
@@ -1237,8 +1397,8 @@ rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r)
 	r->peers = calloc(RDM_PEER_HASH_MIN, sizeof(*r->peers));
 	if (r->peers == NULL)
 		return -FI_ENOMEM;
-	r->rto_max = param_us(r, 1000000);
-	r->rto_init = param_us(r, 10000);
+	r->pto_init = param_us(r, PTO_INIT_US);
+	r->idle_probe = param_us(r, IDLE_PROBE_US);
 	RTE_SET_USED(ep);
 	return 0;
 }

@@ -233,6 +233,7 @@ domain_close(struct fid *fid)
 			 domain->port->name, DFI_REF_READ(&domain->refs));
 		return -FI_EBUSY;
 	}
+	dfi_watchdog_fini(domain);
 	if (domain->eq != NULL)
 		dfi_eq_release(domain->eq);
 	dfi_mr_map_fini(&domain->mrs);

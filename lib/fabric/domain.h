@@ -21,6 +21,7 @@
 #include "fabric.h"
 #include "mr.h"
 #include "port.h"
+#include "watchdog.h"
 #include "wire.h"
 
 struct dfi_eq;
@@ -43,6 +44,7 @@ struct dfi_domain {
 	uint64_t caps;
 	struct dfi_eq *eq;		/* fi_domain_bind(), or NULL */
 	uint64_t eq_flags;
+	struct dfi_watchdog watchdog;	/* progresses what the application left */
 	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
 };
 

@@ -67,10 +67,11 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Milliseconds a peer may stay silent while operations with it are "
 		"under way before they fail with FI_ETIMEDOUT (default 30000)."
 	},
-	[DFI_PARAM_RDM_RTO_MIN_US] = {
-		"rdm_rto_min_us", FI_PARAM_INT,
-		"Smallest retransmission timeout in microseconds; the timeout "
-		"follows the measured round trip above it (default 1000)."
+	[DFI_PARAM_RDM_PTO_MIN_US] = {
+		"rdm_pto_min_us", FI_PARAM_INT,
+		"Smallest probe timeout in microseconds: a lost packet is sent "
+		"again after twice the measured round trip, never sooner than "
+		"this (default 5)."
 	},
 	[DFI_PARAM_RDM_WINDOW] = {
 		"rdm_window", FI_PARAM_INT,

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* The domain's progress watchdog (see watchdog.h). */
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_spinlock.h>
+
+#include "dfi.h"
+#include "domain.h"
+#include "ep.h"
+#include "watchdog.h"
+
+static void *
+watchdog_main(void *arg)
+{
+	struct dfi_domain *domain = arg;
+	struct dfi_watchdog *w = &domain->watchdog;
+	struct timespec nap = { .tv_nsec = DFI_WATCHDOG_US * 1000L };
+	struct dfi_ep *ep;
+	uint32_t i;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		nanosleep(&nap, NULL);
+		/* the application holds it: it is progressing, or about to */
+		if (!rte_spinlock_trylock(&domain->lock))
+			continue;
+		for (i = 0; i < w->eps.nb_eps; i++) {
+			ep = w->eps.eps[i];
+			if (ep->enabled && ep->type_ops->rescue != NULL)
+				ep->type_ops->rescue(ep);
+		}
+		rte_spinlock_unlock(&domain->lock);
+	}
+	return NULL;
+}
+
+int
+dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
+{
+	struct dfi_watchdog *w = &domain->watchdog;
+	int ret;
+
+	if (!domain->locked || ep->type_ops->rescue == NULL)
+		return 0;
+	ret = dfi_progress_add(&w->eps, domain, ep);
+	if (ret < 0)
+		return ret;
+	ret = 0;
+	dfi_domain_lock(domain);
+	if (!w->running) {
+		__atomic_store_n(&w->stop, 0, __ATOMIC_RELAXED);
+		ret = pthread_create(&w->thread, NULL, watchdog_main, domain);
+		w->running = ret == 0;
+		if (ret == 0)
+			pthread_setname_np(w->thread, "dfi-watchdog");
+	}
+	dfi_domain_unlock(domain);
+	if (ret != 0) {
+		DFI_WARN(FI_LOG_DOMAIN, "no progress watchdog thread: %s", strerror(ret));
+		dfi_progress_del(&w->eps, domain, ep);
+		return ret == ENOMEM ? -FI_ENOMEM : -FI_EAGAIN;
+	}
+	return 0;
+}
+
+void
+dfi_watchdog_del(struct dfi_domain *domain, struct dfi_ep *ep)
+{
+	dfi_progress_del(&domain->watchdog.eps, domain, ep);
+}
+
+void
+dfi_watchdog_fini(struct dfi_domain *domain)
+{
+	struct dfi_watchdog *w = &domain->watchdog;
+
+	if (w->running) {
+		__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+	dfi_progress_fini(&w->eps);
+}

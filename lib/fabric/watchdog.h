@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The safety net of manual progress. A reliable endpoint's last message can
+ * only be sent again by its own process, and a process that goes on to wait
+ * for something else (a control socket, a barrier outside libfabric, exit)
+ * after its last fi_inject() would leave a lost packet lost and its peer
+ * waiting forever. In a domain the application does not serialise itself
+ * (not FI_THREAD_DOMAIN), a thread of the domain, asleep otherwise, looks
+ * at its endpoints every DFI_WATCHDOG_US and progresses one, under the
+ * domain lock, when the application has not called into it since the look
+ * before: its lost packets are sent again, and what its peers send is taken
+ * in and acknowledged. It never runs while the application progresses the
+ * endpoint itself.
+ */
+
+#ifndef _DFI_WATCHDOG_H_
+#define _DFI_WATCHDOG_H_
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "progress.h"
+
+#define DFI_WATCHDOG_US		1000
+
+struct dfi_domain;
+struct dfi_ep;
+
+struct dfi_watchdog {
+	struct dfi_progress eps;	/* enabled endpoints, under the domain lock */
+	pthread_t thread;
+	bool running;
+	uint32_t stop;
+};
+
+/**
+ * Puts an enabled endpoint in its domain's care, starting the thread with
+ * the first one. Nothing is done for FI_THREAD_DOMAIN domains.
+ *
+ * @return 0, or -FI_ENOMEM / -FI_EAGAIN when no thread could be started.
+ */
+int dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep);
+
+/** Takes an endpoint out of the domain's care (before it closes). */
+void dfi_watchdog_del(struct dfi_domain *domain, struct dfi_ep *ep);
+
+/** Stops the domain's thread, when it runs (domain close). */
+void dfi_watchdog_fini(struct dfi_domain *domain);
+
+#endif /* _DFI_WATCHDOG_H_ */
