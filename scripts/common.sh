@@ -34,6 +34,7 @@ DEB_PACKAGES=(
 	libfabric-bin
 	libfabric-dev
 	libibverbs-dev
+	libisal-dev
 	libnuma-dev
 	libopenmpi-dev
 	meson

@@ -9,8 +9,9 @@
  * chains whose segments have odd lengths, where the 16-bit lanes of a
  * segment are swapped. (DPDK 22.11's own rte_ipv4_udptcp_cksum_mbuf() is not
  * the reference: it drops carries on such chains.) The CRC32C
- * (drivers/net_pmd/crc32c.h) against a bit-at-a-time reference, across the
- * lengths where its three lanes, their merge and its tail change shape.
+ * (drivers/net_pmd/crc32c.h) against a bit-at-a-time reference, at every
+ * length and alignment across the switch from the crc32 instruction to
+ * ISA-L, on long buffers, and carried from one buffer into the next.
  */
 
 #include <stdlib.h>
@@ -230,7 +231,7 @@ test_crc_every_length_and_alignment(void)
 static void
 test_crc_long_and_continued(void)
 {
-	/* several rounds of full lanes (1024 B each), and every tail after them */
+	/* lengths around ISA-L's 64-byte blocks and folding strides, and long ones */
 	static const size_t lens[] = { 3071, 3072, 3073, 3079, 3080, 3264, 6143, 6144, 6145,
 				       9216, 65536, 65543, LONG_LEN - 1 };
 	uint8_t *src = malloc(LONG_LEN + 8), *dst = malloc(LONG_LEN + 32);

@@ -4,9 +4,10 @@
 
 /*
  * CRC32C (Castagnoli), the reliable protocol's integrity check for wires
- * without an FCS, on the CPU's crc32 instruction through DPDK's
- * rte_hash_crc. Values are raw register states: no inversion on the way in
- * or out, so that a sum can be carried from one buffer into the next.
+ * without an FCS: the CPU's crc32 instruction (DPDK's rte_hash_crc) for
+ * short buffers, ISA-L for long ones. Values are raw register states: no
+ * inversion on the way in or out, so that a sum can be carried from one
+ * buffer into the next.
  */
 
 #ifndef _DFI_CRC32C_H_
@@ -17,15 +18,13 @@
 
 #include <rte_hash_crc.h>
 
-/* Below this, one dependency chain is as fast as three and their merge. */
-#define DFI_CRC32C_LANES_MIN	192
+/* From this length on ISA-L is faster than one chain of crc32 instructions. */
+#define DFI_CRC32C_LIB_MIN	256
 
 /**
  * Copies len bytes from src to dst and returns the CRC of what it copied,
- * continuing crc: a payload is read once on its way in or out. Buffers of
- * DFI_CRC32C_LANES_MIN bytes or more run as three independent chains of
- * crc32 instructions (the instruction's latency is three times its issue
- * interval), merged by a multiplication in GF(2)[x].
+ * continuing crc: a short payload is read once on its way in or out, a long
+ * one is checksummed by ISA-L right after the copy, in the cache.
  */
 uint32_t dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc);
 
@@ -35,7 +34,7 @@ uint32_t dfi_crc32c_long(const void *buf, size_t len, uint32_t crc);
 static inline uint32_t
 dfi_crc32c(const void *buf, size_t len, uint32_t crc)
 {
-	if (len < DFI_CRC32C_LANES_MIN)
+	if (len < DFI_CRC32C_LIB_MIN)
 		return rte_hash_crc(buf, (uint32_t)len, crc);
 	return dfi_crc32c_long(buf, len, crc);
 }
