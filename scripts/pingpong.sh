@@ -12,10 +12,11 @@
 # their range.
 #
 # usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-R rounds] [-c] [-s]
-#                    [-o write|read] [mode ...]
+#                    [-b batch] [-o write|read] [mode ...]
 #   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
-#   -s streams one way instead (message rate and bandwidth, ratio to raw's)
+#   -s streams one way instead (message rate and bandwidth, ratio to raw's);
+#   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 
 set -u
@@ -29,7 +30,8 @@ rounds=3
 verify=
 stream=
 rma=
-while getopts "w:S:I:R:cso:" op; do
+batch=
+while getopts "w:S:I:R:csb:o:" op; do
 	case $op in
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
@@ -37,6 +39,7 @@ while getopts "w:S:I:R:cso:" op; do
 	R) rounds=$OPTARG ;;
 	c) verify=-c ;;
 	s) stream=--stream ;;
+	b) batch="--batch $OPTARG" stream=--stream ;;
 	o) rma="-o $OPTARG" stream=--stream ;;
 	*) exit 2 ;;
 	esac
@@ -62,8 +65,8 @@ for round in $(seq 1 "$rounds"); do
 	for mode in raw "${modes[@]}"; do
 		case $mode in
 		raw) args=(--raw) ;;
-		rdm) args=(-e rdm $rma) ;;
-		*) args=(-e "$mode") ;;
+		rdm) args=(-e rdm $rma $batch) ;;
+		*) args=(-e "$mode" $batch) ;;
 		esac
 		out=$tmp/$mode.$round
 		# shellcheck disable=SC2086

@@ -12,6 +12,15 @@
  * another core; the difference is the provider's own work, twice per round
  * trip (two sends, two receives).
  *
+ * Then one-way streams, the same thread driving both ends: bare MTU frames
+ * (allocate, copy in, transmit, receive, copy out, free) against FI_EP_RDM
+ * messages of 64 B (one per post, then posted with FI_MORE), 64 KiB and
+ * 1 MiB: bytes per second of CPU, the provider's whole cost per byte without
+ * the wait for another core, which on this VM changes speed from minute to
+ * minute. The large ones go over three memif pairs whose ring buffers take
+ * 9000-, 2034- (memif's default bsize) and 1500-byte packets, in the same
+ * run, so that the packet size's share is seen apart.
+ *
  * Figures are printed, never asserted; what is asserted is that every
  * payload arrives intact.
  *
@@ -42,6 +51,12 @@
 #define MAX_SIZES	8
 #define MAX_HDRS	64	/* what a datagram's headers may take of the MTU */
 #define HOP_TIMEOUT_S	2	/* the first one waits for ARP, retried every 100 ms */
+#define STREAM_BYTES	(512u << 20)	/* moved by each stream */
+#define STREAM_SLOTS	64		/* messages in flight */
+#define STREAM_BATCH	16		/* FI_MORE on all but every 16th */
+#define PAIRS		3
+#define CQ_SIZE		256
+#define STREAM_MAX	(1u << 20)
 
 static size_t sizes[MAX_SIZES] = { 64, 256, 1024 };
 static int nb_sizes = 3;
@@ -179,6 +194,44 @@ raw_run(const uint16_t *ports, size_t len, uint32_t iters, uint64_t *rtt)
 	return median_ns(rtt, iters);
 }
 
+/* Bare MTU frames from port a to port b, bursts of BURST: bytes per second. */
+static double
+raw_stream(const uint16_t *ports, uint64_t bytes)
+{
+	struct rte_mbuf *out[BURST], *in[BURST];
+	struct rte_ether_addr dst;
+	struct rte_ether_hdr *eth;
+	static uint8_t data[RTE_ETHER_MTU], sink[RTE_ETHER_MTU];
+	uint64_t moved = 0, t0, spins = 0;
+	uint16_t n, i, sent;
+
+	rte_eth_macaddr_get(ports[1], &dst);
+	fill(data, sizeof(data), 7);
+	t0 = rte_rdtsc();
+	while (moved < bytes && spins++ < 100000000) {
+		n = 0;
+		while (n < BURST && (out[n] = rte_pktmbuf_alloc(raw_pool)) != NULL) {
+			eth = (struct rte_ether_hdr *)rte_pktmbuf_append(out[n],
+				(uint16_t)(sizeof(*eth) + sizeof(data)));
+			rte_ether_addr_copy(&dst, &eth->dst_addr);
+			eth->ether_type = rte_cpu_to_be_16(RAW_ETHER_TYPE);
+			memcpy(eth + 1, data, sizeof(data));
+			n++;
+		}
+		sent = rte_eth_tx_burst(ports[0], 0, out, n);
+		if (sent < n)
+			rte_pktmbuf_free_bulk(out + sent, n - sent);
+		n = rte_eth_rx_burst(ports[1], 0, in, BURST);
+		for (i = 0; i < n; i++) {
+			memcpy(sink, rte_pktmbuf_mtod_offset(in[i], uint8_t *, sizeof(*eth)),
+			       rte_pktmbuf_data_len(in[i]) - sizeof(*eth));
+			moved += rte_pktmbuf_data_len(in[i]) - sizeof(*eth);
+		}
+		rte_pktmbuf_free_bulk(in, n);
+	}
+	return (double)moved * (double)rte_get_tsc_hz() / (double)(rte_rdtsc() - t0);
+}
+
 /* -- the provider -- */
 
 struct side {
@@ -198,7 +251,7 @@ struct side {
 static int
 side_open(struct side *s, const char *port, enum fi_ep_type type)
 {
-	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_MSG, .size = 64 };
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_MSG, .size = CQ_SIZE };
 	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
 	struct fi_info *hints = fi_allocinfo();
 	int ret;
@@ -248,6 +301,20 @@ side_close(struct side *s)
 	if (s->av != NULL)
 		fi_close(&s->av->fid);
 	test_domain_close(&s->td);
+}
+
+/* Cancels s's posted receive: 0 once its completion is read. */
+static int
+side_cancel(struct side *s)
+{
+	struct fi_cq_err_entry err = { 0 };
+	struct fi_cq_msg_entry e;
+	int i, ret = fi_cancel(&s->ep->fid, &s->ctx);
+
+	for (i = 0; ret == 0 && i < 1000000 && fi_cq_read(s->cq, &e, 1) == -FI_EAGAIN; i++)
+		;
+	return ret ? ret : fi_cq_readerr(s->cq, &err, 0) == 1 && err.err == FI_ECANCELED ?
+			   0 : -FI_EOTHER;
 }
 
 /* Reads one completion of s: true for a receive, send completions counted. */
@@ -319,6 +386,149 @@ fab_run(struct side *s, size_t len, uint32_t iters, uint64_t *rtt)
 	return median_ns(rtt, iters);
 }
 
+/* Posts message number k of a stream; batched: with FI_MORE but every STREAM_BATCH-th. */
+static ssize_t
+stream_post(struct side *a, const uint8_t *tx, size_t len, bool batched, uint64_t k,
+	    struct fi_context *ctx)
+{
+	struct iovec iov = { .iov_base = (void *)(uintptr_t)tx, .iov_len = len };
+	struct fi_msg m = { .msg_iov = &iov, .iov_count = 1, .addr = a->peer, .context = ctx };
+
+	if (batched)
+		return fi_sendmsg(a->ep, &m, FI_INJECT |
+				  (k % STREAM_BATCH != STREAM_BATCH - 1 ? FI_MORE : 0));
+	return len <= a->inject_size ? fi_inject(a->ep, tx, len, a->peer) :
+	       fi_send(a->ep, tx, len, NULL, a->peer, ctx);
+}
+
+/*
+ * Messages of len bytes from a to b, STREAM_SLOTS in flight, b's receives
+ * reposted as they complete: bytes per second; every message checked by its
+ * first and last bytes.
+ */
+static double
+fab_stream(struct side *a, struct side *b, size_t len, bool batched, uint64_t bytes,
+	   uint8_t *tx, uint8_t *rx)
+{
+	struct fi_context rx_ctx[STREAM_SLOTS], tx_ctx[STREAM_SLOTS];
+	struct fi_cq_err_entry err;
+	struct fi_cq_msg_entry e;
+	double bps;
+	uint64_t sent = 0, got = 0, want = RTE_MAX(bytes / len, (uint64_t)STREAM_SLOTS);
+	uint64_t t0 = rte_rdtsc(), deadline = t0 + rte_get_tsc_hz() * 60;
+	uint32_t i, pending = 0;
+	uint8_t *buf;
+	ssize_t ret;
+
+	for (i = 0; i < STREAM_SLOTS; i++) {
+		if (fi_recv(b->ep, rx + (size_t)i * len, len, NULL, FI_ADDR_UNSPEC,
+			    &rx_ctx[i]) != 0)
+			return 0;
+	}
+	fill(tx, len, 3);
+	while (got < want && rte_rdtsc() < deadline) {
+		while (sent < want && pending < STREAM_SLOTS) {
+			ret = stream_post(a, tx, len, batched, sent, &tx_ctx[sent % STREAM_SLOTS]);
+			if (ret == -FI_EAGAIN)
+				break;
+			if (ret != 0)
+				return 0;
+			sent++;
+			pending += batched || len > a->inject_size;
+		}
+		while (fi_cq_read(a->cq, &e, 1) == 1)
+			pending--;
+		while (fi_cq_read(b->cq, &e, 1) == 1) {
+			i = (uint32_t)((struct fi_context *)e.op_context - rx_ctx);
+			buf = i < STREAM_SLOTS ? rx + (size_t)i * len : NULL;
+			CHECK(buf != NULL && e.len == len && buf[0] == tx[0] &&
+			      buf[len - 1] == tx[len - 1], "stream message %" PRIu64 " wrong", got);
+			got++;
+			if (buf != NULL &&
+			    fi_recv(b->ep, buf, len, NULL, FI_ADDR_UNSPEC, e.op_context) != 0)
+				return 0;
+		}
+	}
+	CHECK(got == want, "stream of %zu B: %" PRIu64 " of %" PRIu64 " messages", len, got,
+	      want);
+	bps = (double)(got * len) * (double)rte_get_tsc_hz() / (double)(rte_rdtsc() - t0);
+	/* the receives still posted would take the next stream's messages */
+	for (i = 0; i < STREAM_SLOTS; i++)
+		fi_cancel(&b->ep->fid, &rx_ctx[i]);
+	for (i = 0; i < STREAM_SLOTS; i++) {
+		memset(&err, 0, sizeof(err));
+		while (fi_cq_read(b->cq, &e, 1) == -FI_EAGAIN)
+			;
+		fi_cq_readerr(b->cq, &err, 0);
+	}
+	return bps;
+}
+
+/* The streams: over which memif pair (of pair_bsize), how large, batched. */
+static const char *const pair_bsize[PAIRS] = { ",bsize=9216", "", ",bsize=1514" };
+static const char *const pair_packet[PAIRS] = { "9000", "2034", "1500" };
+static const struct {
+	int pair;
+	size_t len;
+	bool batched;
+} streams[] = {
+	{ 0, 64, false }, { 0, 64, true },
+	{ 0, 64 * 1024, false }, { 1, 64 * 1024, false }, { 2, 64 * 1024, false },
+	{ 0, STREAM_MAX, false }, { 1, STREAM_MAX, false }, { 2, STREAM_MAX, false },
+};
+
+/* The EAL's arguments: one process owns both ends of each pair's wire. */
+static void
+eal_args(char *eal, size_t size)
+{
+	int n, i;
+
+	n = snprintf(eal, size, "-l 0 --no-huge -m 1024 --no-pci --no-telemetry "
+		     "--log-level=warning --no-shconf");
+	for (i = 0; i < PAIRS && n > 0 && (size_t)n < size; i++)
+		n += snprintf(eal + n, size - (size_t)n,
+			      " --vdev=net_memif%d,role=server,socket=/run/dfi-bench-%d-%d.sock%s"
+			      " --vdev=net_memif%d,role=client,socket=/run/dfi-bench-%d-%d.sock%s",
+			      2 * i, (int)getpid(), i, pair_bsize[i], 2 * i + 1, (int)getpid(), i,
+			      pair_bsize[i]);
+}
+
+/* The streams of one pair, on RDM endpoints opened on it. */
+static void
+pair_streams(int pair, const uint16_t *ports, uint8_t *stx, uint8_t *srx, uint64_t *rtt,
+	     double *bps)
+{
+	struct side *sides = calloc(2, sizeof(*sides));
+	char names[2][RTE_ETH_NAME_MAX_LEN];
+	size_t i;
+	int ret;
+
+	if (sides == NULL)
+		return;
+	for (i = 0; i < 2; i++)
+		snprintf(names[i], sizeof(names[i]), "net_memif%d", 2 * pair + (int)i);
+	ret = side_open(&sides[0], names[0], FI_EP_RDM);
+	ret = ret ? ret : side_open(&sides[1], names[1], FI_EP_RDM);
+	ret = ret ? ret : side_meet(&sides[0], &sides[1]);
+	ret = ret ? ret : side_meet(&sides[1], &sides[0]);
+	CHECK(ret == 0 && links_up(ports), "rdm endpoints on pair %d: %s", pair,
+	      fi_strerror(-ret));
+	/* the round trip makes both sides know each other (ARP); its receive
+	 * would take a stream's first message */
+	CHECK(ret == 0 && fab_run(sides, 64, 1000, rtt) > 0, "pair %d: no round trip", pair);
+	CHECK(failures > 0 || side_cancel(&sides[1]) == 0, "pair %d: receive not canceled",
+	      pair);
+	for (i = 0; i < RTE_DIM(streams) && failures == 0; i++) {
+		if (streams[i].pair == pair)
+			bps[i] = fab_stream(&sides[0], &sides[1], streams[i].len,
+					    streams[i].batched, streams[i].len == 64 ?
+					    STREAM_BYTES / 64 : STREAM_BYTES, stx, srx);
+	}
+	side_close(&sides[0]);
+	side_close(&sides[1]);
+	free(sides);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -326,30 +536,32 @@ main(int argc, char **argv)
 	const char *names[2] = { "net_memif0", "net_memif1" };
 	static const enum fi_ep_type types[2] = { FI_EP_DGRAM, FI_EP_RDM };
 	static const char *const type_names[2] = { "dgram", "rdm" };
-	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES];
+	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES], raw_bps = 0, bps[RTE_DIM(streams)] = { 0 };
+	uint8_t *stx = malloc(STREAM_MAX), *srx = malloc((size_t)STREAM_MAX * STREAM_SLOTS);
 	struct side *sides = calloc(2, sizeof(*sides));
-	uint64_t *rtt = malloc(sizeof(*rtt) * iters);
-	uint16_t ports[2];
-	char eal[512];
+	uint64_t *rtt = malloc(sizeof(*rtt) * RTE_MAX(iters, 1000u));
+	struct rte_eth_link link;
+	uint16_t ports[2 * PAIRS];
+	char eal[1024], name[RTE_ETH_NAME_MAX_LEN];
+	size_t k;
 	int i, t, ret;
 
-	if (sides == NULL || rtt == NULL || iters == 0)
+	if (sides == NULL || rtt == NULL || iters == 0 || stx == NULL || srx == NULL)
 		return 1;
 	for (i = 2; i < argc && i - 2 < MAX_SIZES; i++) {
 		sizes[i - 2] = RTE_MIN(strtoul(argv[i], NULL, 0), (unsigned long)RTE_ETHER_MTU -
 				       MAX_HDRS);
 		nb_sizes = i - 1;
 	}
-	/* one process owns both ends of the wire */
-	snprintf(eal, sizeof(eal), "-l 0 --no-huge -m 512 --no-pci --no-telemetry "
-		 "--log-level=warning --no-shconf --vdev=net_memif0,role=server,socket="
-		 "/run/dfi-bench-%d.sock --vdev=net_memif1,role=client,socket="
-		 "/run/dfi-bench-%d.sock", (int)getpid(), (int)getpid());
+	eal_args(eal, sizeof(eal));
 	test_env_setup(NULL);
-	if (test_eal_init(argv[0], eal) < 0 ||
-	    rte_eth_dev_get_port_by_name(names[0], &ports[0]) != 0 ||
-	    rte_eth_dev_get_port_by_name(names[1], &ports[1]) != 0) {
-		fprintf(stderr, "bench_ep: no EAL or no memif pair\n");
+	ret = test_eal_init(argv[0], eal) < 0;
+	for (i = 0; i < 2 * PAIRS && ret == 0; i++) {
+		snprintf(name, sizeof(name), "net_memif%d", i);
+		ret = rte_eth_dev_get_port_by_name(name, &ports[i]);
+	}
+	if (ret != 0) {
+		fprintf(stderr, "bench_ep: no EAL or no memif pairs\n");
 		return 1;
 	}
 
@@ -361,8 +573,15 @@ main(int argc, char **argv)
 	raw_prime(ports);
 	for (i = 0; i < nb_sizes && failures == 0; i++)
 		raw_ns[i] = raw_run(ports, sizes[i], iters, rtt);
-	/* the provider configures the ports afresh */
+	raw_bps = raw_stream(ports, STREAM_BYTES);
+	/* the provider configures the ports afresh; the client's side of the
+	 * disconnect runs in the interrupt thread, which must be done with it
+	 * before the client is stopped too (memif frees its regions there) */
 	rte_eth_dev_stop(ports[0]);
+	for (i = 0; i < 1000 && rte_eth_link_get_nowait(ports[1], &link) == 0 &&
+	     link.link_status == RTE_ETH_LINK_UP; i++)
+		usleep(1000);
+	usleep(10000);		/* the link goes down first, the regions after */
 	rte_eth_dev_stop(ports[1]);
 
 	for (t = 0; t < 2; t++) {
@@ -377,6 +596,8 @@ main(int argc, char **argv)
 		side_close(&sides[0]);
 		side_close(&sides[1]);
 	}
+	for (i = 0; i < PAIRS && failures == 0; i++)
+		pair_streams(i, &ports[2 * i], stx, srx, rtt, bps);
 
 	if (failures == 0) {
 		printf("one core, memif to memif in one process, %u round trips per size;\n"
@@ -388,11 +609,22 @@ main(int argc, char **argv)
 			       sizes[i], raw_ns[i], fab_ns[0][i], fab_ns[1][i],
 			       fab_ns[0][i] / raw_ns[i], fab_ns[1][i] / raw_ns[i],
 			       (fab_ns[0][i] - raw_ns[i]) / 2, (fab_ns[1][i] - raw_ns[i]) / 2);
+		printf("one-way streams, one thread driving both ends: raw %u-byte frames "
+		       "%.0f MB/s\n", RTE_ETHER_MTU, raw_bps / 1e6);
+		printf("%9s %8s %8s %10s %10s %8s\n", "rdm bytes", "posts", "packets", "MB/s",
+		       "Mmsg/s", "vs raw");
+		for (k = 0; k < RTE_DIM(streams); k++)
+			printf("%9zu %8s %8s %10.0f %10.3f %7.0f%%\n", streams[k].len,
+			       streams[k].batched ? "FI_MORE" : "one",
+			       pair_packet[streams[k].pair], bps[k] / 1e6,
+			       bps[k] / (double)streams[k].len / 1e6, 100 * bps[k] / raw_bps);
 	}
 	free(rtt);
 	free(sides);
-	rte_eth_dev_close(ports[0]);
-	rte_eth_dev_close(ports[1]);
+	free(stx);
+	free(srx);
+	for (i = 0; i < 2 * PAIRS; i++)
+		rte_eth_dev_close(ports[i]);
 	rte_mempool_free(raw_pool);
 	/* no rte_eal_cleanup(): see app/pingpong/main.c (memif close is pending
 	 * in the interrupt thread, which cleanup would pull memory from under) */

@@ -132,15 +132,18 @@ wire_setup() {
 
 # wire_eal server|client: EAL arguments, one core per side
 wire_eal() {
-	local side=$1 core=0 role=server mac=02:df:10:00:00:01
-	[ "$side" = client ] && core=1 && role=client && mac=02:df:10:00:00:02
+	local side=$1 core=0 role=server mac=02:df:10:00:00:01 bsize=${WIRE_BSIZE_SERVER:-9216}
+	[ "$side" = client ] && core=1 && role=client && mac=02:df:10:00:00:02 &&
+		bsize=${WIRE_BSIZE_CLIENT:-9216}
 	[ "$(nproc)" -lt 2 ] && core=0
 	case $WIRE in
 	memif)
 		# a fixed MAC (memif draws one at random): a side started again
-		# keeps its address, as a veth side keeps its interface's
+		# keeps its address, as a veth side keeps its interface's; ring
+		# buffers of 9216 bytes (WIRE_BSIZE_SERVER, WIRE_BSIZE_CLIENT)
+		# carry the provider's jumbo packets whole
 		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
-			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac" ;;
+			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac,bsize=$bsize" ;;
 	veth)
 		local ifname=dfis0
 		[ "$side" = client ] && ifname=dfic0

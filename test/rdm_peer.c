@@ -36,11 +36,12 @@
  *
  * usage: rdm_peer server|client [host] [-P ctrl_port]
  *                 [-m stream|sleep|death|restart|pingpong|rma]
- *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size]
+ *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size] [-b]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
  *   injected, so retransmissions must have happened; -L: the link goes down
  *   with a dead peer (memif), so its death is FI_ENETDOWN; -z: pingpong
- *   messages of this size only
+ *   messages of this size only; -b: messages are posted in batches of 8
+ *   (FI_MORE), which the provider carries several to a packet
  */
 
 #include <inttypes.h>
@@ -62,6 +63,7 @@
 #define RX_SLOTS	32		/* receives posted */
 #define STREAM_TAG	0x5eed000000000000ULL
 #define DEATH_LEAD_S	1		/* the stream runs this long before the kill */
+#define BATCH		8		/* -b: messages posted together */
 
 struct opts {
 	const char *mode;
@@ -71,6 +73,7 @@ struct opts {
 	bool faults;
 	bool link_dies;		/* the peer's death takes the link down (memif) */
 	size_t size;		/* pingpong: every message this size, 0: 1 B to 64 KiB */
+	bool batch;		/* stream: FI_MORE on all but every BATCH-th message */
 };
 
 static struct opts o = { .mode = "stream", .count = 100000, .seed = 1 };
@@ -349,11 +352,20 @@ static ssize_t
 send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 {
 	size_t len = msg_size(seq);
+	struct iovec iov = { .iov_base = s->buf, .iov_len = len };
+	struct fi_msg_tagged tmsg = {
+		.msg_iov = &iov, .iov_count = 1, .addr = p->peer_addr,
+		.tag = STREAM_TAG | (seq & 0xffff), .context = &s->ctx,
+	};
+	struct fi_msg msg = {
+		.msg_iov = &iov, .iov_count = 1, .addr = p->peer_addr, .context = &s->ctx,
+	};
+	/* -b: FI_MORE on all but every BATCH-th: the provider bundles them */
+	uint64_t more = o.batch && seq % BATCH != BATCH - 1 ? FI_MORE : 0;
 
 	msg_fill(s->buf, len, seq);
-	return o.tagged ? fi_tsend(p->ep, s->buf, len, NULL, p->peer_addr,
-				   STREAM_TAG | (seq & 0xffff), &s->ctx) :
-			  fi_send(p->ep, s->buf, len, NULL, p->peer_addr, &s->ctx);
+	return o.tagged ? fi_tsendmsg(p->ep, &tmsg, FI_COMPLETION | more) :
+			  fi_sendmsg(p->ep, &msg, FI_COMPLETION | more);
 }
 
 /* The longest wait between two completions of a stream (-m sleep). */
@@ -828,6 +840,8 @@ main(int argc, char **argv)
 			o.faults = true;
 		else if (strcmp(argv[i], "-L") == 0)
 			o.link_dies = true;
+		else if (strcmp(argv[i], "-b") == 0)
+			o.batch = true;
 		else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)
 			o.size = RTE_MIN(strtoull(argv[++i], NULL, 0), (unsigned long long)MAX_MSG);
 		else

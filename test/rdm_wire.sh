@@ -7,7 +7,9 @@
 # (test/rdm_peer.c), over a clean wire and through the faults the provider
 # injects (FI_DPDK_FAULT, seeded): 1 %, 5 % and 20 % loss each way, then
 # loss, duplication, reordering and corruption mixed, on memif and on
-# veth/af_packet; RMA writes and reads, clean and under loss and
+# veth/af_packet; the same posted 8 at a time (FI_MORE), which the provider
+# carries several to a packet; between memif sides whose ring buffers differ
+# in size; RMA writes and reads, clean and under loss and
 # reordering, checked byte for byte at both ends; and checked ping-pongs of
 # 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
 # duplication, reordering and corruption each way, where no packet after a
@@ -70,6 +72,14 @@ run() {
 [ -n "${RMA_ONLY:-}" ] || run loss5 memif "seed=12,tx_drop=0.05" -f -t
 [ -n "${RMA_ONLY:-}" ] || run loss20 memif "seed=13,tx_drop=0.2" -f
 [ -n "${RMA_ONLY:-}" ] || run chaos memif "seed=14,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -t
+# messages posted 8 at a time (FI_MORE): several to a packet, lost, resent,
+# refused and buffered together
+[ -n "${RMA_ONLY:-}" ] || run bundles memif "" -b -t
+# a server whose ring buffers take 9000-byte packets, a client whose take
+# memif's default 2034: both send what the smaller takes
+[ -n "${RMA_ONLY:-}" ] || WIRE_BSIZE_CLIENT=2048 run mixed-mtu memif "" -t
+[ -n "${RMA_ONLY:-}" ] || run bundles-chaos memif \
+	"seed=17,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -b
 run rma memif "" -m rma -n 20000
 run rma-loss5 memif "seed=16,drop=0.05,reorder=0.05" -m rma -n 20000 -f
 pp_chaos="seed=21,tx_drop=0.2,tx_dup=0.05,tx_reorder=0.05,tx_corrupt=0.05"

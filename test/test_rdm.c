@@ -9,6 +9,8 @@
  * the PMD. Losses and the wire are tested by the two-process tests.
  */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -517,16 +519,122 @@ test_large_unexpected(void)
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
 }
 
+static int
+stats_of(struct test_node *n, struct fi_dpdk_ep_stats *st)
+{
+	struct fi_dpdk_ep_ops *ops = NULL;
+
+	memset(st, 0, sizeof(*st));
+	if (fi_open_ops(&n->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0)
+		return -1;
+	return ops->stats(n->ep, st);
+}
+
 static uint64_t
 peers_closed(struct test_node *n)
 {
-	struct fi_dpdk_ep_ops *ops = NULL;
 	struct fi_dpdk_ep_stats st;
 
-	if (fi_open_ops(&n->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
-	    ops->stats(n->ep, &st) != 0)
-		return UINT64_MAX;
-	return st.peers_closed;
+	return stats_of(n, &st) == 0 ? st.peers_closed : UINT64_MAX;
+}
+
+/* Message i of the bundle test: its size and tag; even ones carry CQ data. */
+#define BUNDLED		1100	/* more than the receiver's slots for unexpected
+				 * messages (rx_size, 1024) */
+#define BUNDLE_EVERY	16	/* FI_MORE on all but every 16th */
+
+static size_t
+bundled_size(unsigned int i)
+{
+	return (i * 7) % 201;
+}
+
+/* Reads n's completions for a millisecond while progressing all; @return how many. */
+static unsigned int
+drain(struct test_node *n)
+{
+	struct fi_cq_tagged_entry e[16];
+	ssize_t ret;
+	unsigned int got = 0;
+
+	spin(1);
+	while ((ret = fi_cq_read(n->cq, e, RTE_DIM(e))) > 0)
+		got += (unsigned int)ret;
+	return got;
+}
+
+/*
+ * Small messages posted with FI_MORE go several to a packet, and each is
+ * delivered on its own, in order, with its tag, data and bytes; no receive
+ * is posted until all are sent, so they are buffered as unexpected until the
+ * receiver runs out of room for them. An untagged message sent first takes
+ * one slot, so that the first refused, message 1023, is the last of its
+ * group of 16 and not the first of its packet (it was the second of two
+ * when written): the one before it is not delivered twice when the packet
+ * comes again.
+ */
+static void
+test_bundles(void)
+{
+	struct iovec iov;
+	struct fi_msg_tagged m = { .msg_iov = &iov, .iov_count = 1 };
+	struct fi_dpdk_ep_stats before, after;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_context s[BUNDLE_EVERY], r;
+	unsigned int i, bad = 0, off = 0, sent = 0;
+	uint64_t flags;
+	ssize_t ret;
+
+	CU_ASSERT_EQUAL_FATAL(stats_of(&a, &before), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, "first", 6, NULL, b.addr, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(wait_ctx(&a, &r, &e, NULL), 1);
+	m.addr = b.addr;
+	for (i = 0; i < BUNDLED; i++) {
+		test_fill(out + off, bundled_size(i), i);
+		iov.iov_base = out + off;
+		iov.iov_len = bundled_size(i);
+		m.tag = i;
+		m.data = i;
+		m.context = &s[i % BUNDLE_EVERY];
+		flags = FI_INJECT | (i % 2 == 0 ? FI_REMOTE_CQ_DATA : 0) |
+			(i % BUNDLE_EVERY != BUNDLE_EVERY - 1 ? FI_MORE : 0);
+		/* a's CQ is smaller than the run: its completions are read on the way */
+		while ((ret = fi_tsendmsg(a.ep, &m, flags)) == -FI_EAGAIN)
+			sent += drain(&a);
+		CU_ASSERT_EQUAL_FATAL(ret, 0);
+		off += (unsigned int)bundled_size(i);
+	}
+	spin(50);
+	for (i = 0, off = 0; i < BUNDLED; i++) {
+		memset(in, 0xee, 256);
+		CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in, 256, NULL, FI_ADDR_UNSPEC, i, 0, &r), 0);
+		ret = wait_ctx(&b, &r, &e, NULL);
+		bad += ret != 1 || e.len != bundled_size(i) || e.tag != i ||
+		       memcmp(in, out + off, bundled_size(i)) != 0 || in[bundled_size(i)] != 0xee ||
+		       (i % 2 == 0 && ((e.flags & FI_REMOTE_CQ_DATA) == 0 || e.data != i)) ||
+		       (i % 2 == 1 && (e.flags & FI_REMOTE_CQ_DATA) != 0);
+		off += (unsigned int)bundled_size(i);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* every send completed once, none in error */
+	for (i = 0; i < 100 && sent < BUNDLED; i++)
+		sent += drain(&a);
+	CU_ASSERT_EQUAL(sent, BUNDLED);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 256, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, &e, NULL), 1);
+	CU_ASSERT(e.len == 6 && memcmp(in, "first", 6) == 0);
+	/* nothing else arrived: no message twice */
+	CU_ASSERT_EQUAL(fi_trecv(b.ep, in, 256, NULL, FI_ADDR_UNSPEC, 0, ~0ULL, &r), 0);
+	CU_ASSERT_EQUAL(wait_one_for(&b, &e, NULL, &err, 50), -FI_EAGAIN);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT_EQUAL_FATAL(stats_of(&a, &after), 0);
+	printf("\n    %u messages in %" PRIu64 " packets; refused %" PRIu64 " times\n", BUNDLED,
+	       after.tx_pkts - before.tx_pkts, after.rnr_received - before.rnr_received);
+	/* several to a packet, and a bundle was refused midway at least once */
+	CU_ASSERT(after.tx_pkts - before.tx_pkts < BUNDLED / 4);
+	CU_ASSERT(after.rnr_received > before.rnr_received);
 }
 
 static void
@@ -578,6 +686,7 @@ static CU_TestInfo rdm_tests[] = {
 	{ "zero-length messages, NULL iov", test_zero_length },
 	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
 	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },
+	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
 	CU_TEST_INFO_NULL,
 };
 

@@ -346,24 +346,45 @@ fab_count(void *arg, uint64_t *bytes)
 	return got;
 }
 
+/*
+ * Message sent-th of a stream: an inject, a send, or with --batch a send
+ * with FI_MORE on all but every batch-th (an inject's copy where it fits).
+ * @return as fi_send(); *comp: a completion will come.
+ */
+static ssize_t
+fab_post(size_t size, uint64_t sent, uint32_t batch, bool inject, bool *comp)
+{
+	struct iovec iov = { .iov_base = fab.tx_buf, .iov_len = size };
+	struct fi_msg msg = {
+		.msg_iov = &iov, .iov_count = 1, .addr = fab.peer, .context = &fab.tx_ctx,
+	};
+	uint64_t flags = FI_COMPLETION | (inject ? FI_INJECT : 0) |
+			 (sent % batch != batch - 1 ? FI_MORE : 0);
+
+	*comp = batch > 1 || !inject;
+	if (batch > 1)
+		return fi_sendmsg(fab.ep, &msg, flags);
+	return inject ? fi_inject(fab.ep, fab.tx_buf, size, fab.peer) :
+			fi_send(fab.ep, fab.tx_buf, size, NULL, fab.peer, &fab.tx_ctx);
+}
+
 /* Sends iters messages of size, keeping many in flight. @return those sent. */
 static uint64_t
-fab_blast(size_t size, uint64_t iters)
+fab_blast(size_t size, uint64_t iters, uint32_t batch)
 {
 	struct fi_cq_msg_entry e[STREAM_BATCH];
-	bool inject = size <= fab.info->tx_attr->inject_size;
-	uint64_t sent = 0, in_flight = 0;
+	bool inject = size <= fab.info->tx_attr->inject_size, comp;
+	/* batches complete by the packet: as many in flight as the endpoint takes */
+	uint64_t sent = 0, in_flight = 0, max = batch > 1 ? fab.info->tx_attr->size : STREAM_TX;
 	ssize_t ret, n, i;
 
 	while (sent < iters || in_flight > 0) {
 		ret = -FI_EAGAIN;
-		if (sent < iters && (inject || in_flight < STREAM_TX)) {
-			ret = inject ? fi_inject(fab.ep, fab.tx_buf, size, fab.peer) :
-				       fi_send(fab.ep, fab.tx_buf, size, NULL, fab.peer,
-					       &fab.tx_ctx);
+		if (sent < iters && (inject && batch <= 1 ? true : in_flight < max)) {
+			ret = fab_post(size, sent, batch, inject, &comp);
 			if (ret == 0) {
 				sent++;
-				in_flight += !inject;
+				in_flight += comp;
 				continue;
 			}
 			if (ret != -FI_EAGAIN)
@@ -501,7 +522,8 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			stream_bufs = NULL;
 			continue;
 		}
-		if (pp_stream_result(ctrl, fab_blast(size, pp_iters(o, size)), fab_drain, mode,
+		if (pp_stream_result(ctrl, fab_blast(size, pp_iters(o, size), RTE_MAX(o->batch, 1u)),
+				     fab_drain, mode,
 				     size, &res[n]) != 0)
 			return -1;
 		n++;

@@ -116,6 +116,8 @@ usage(const char *prog)
 		"  -T seconds     give up after (60)\n"
 		"  -c             check every payload\n"
 		"  --stream       one way, many in flight: message rate and bandwidth\n"
+		"  --batch N      streams post their messages N at a time: FI_MORE on all\n"
+		"                 but the last (the provider may carry several a packet)\n"
 		"  -o write|read  RDM streams: RMA writes or reads of each size too,\n"
 		"                 measured by the initiator next to the messages\n"
 		"  --json         results as JSON\n", prog);
@@ -128,6 +130,7 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "stream", no_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int op;
@@ -189,6 +192,9 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 			break;
 		case 's':
 			o->stream = true;
+			break;
+		case 'b':
+			o->batch = (uint32_t)strtoul(optarg, NULL, 0);
 			break;
 		default:
 			return -1;

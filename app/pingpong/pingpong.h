@@ -42,6 +42,7 @@ struct pp_opts {
 	bool json;
 	bool verify;
 	bool stream;			/* one way, many in flight: rate and bandwidth */
+	uint32_t batch;			/* --batch: streams post this many with FI_MORE */
 	enum pp_rma rma;		/* -o: RMA streams next to the message streams */
 	const char *domain;		/* DPDK port name */
 };

@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 
 #include "dfi.h"
+#include "memif.h"
 #include "net_log.h"
 #include "port.h"
 #include "queue.h"
@@ -203,6 +204,8 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	/* max_mtu is a generic default on vdevs; the frame limit is real. */
 	limit = info.max_rx_pktlen - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	port->mtu = limit < mtu ? (uint16_t)limit : mtu;
+	port->jumbo_mtu = dfi_memif_is(port->port_id) ?
+			  RTE_MAX(dfi_memif_mtu(port->port_id), port->mtu) : port->mtu;
 	port->socket_id = port_numa_node(port->port_id);
 	port->has_fcs = info.device != NULL && rte_dev_bus(info.device) != NULL &&
 			strcmp(rte_bus_name(rte_dev_bus(info.device)), "pci") == 0;

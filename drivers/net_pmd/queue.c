@@ -83,21 +83,38 @@ lsc_event(uint16_t port_id __rte_unused, enum rte_eth_event_type type __rte_unus
 	return 0;
 }
 
+/* One buffer per frame: headroom for every encapsulation, the largest MTU, L2. */
+static uint16_t
+pool_data_room(const struct dfi_port *port)
+{
+	return (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+				 (uint32_t)(RTE_PKTMBUF_HEADROOM + port->jumbo_mtu +
+					    RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN));
+}
+
+uint32_t
+dfi_port_pool_size(const struct dfi_port *port)
+{
+	uint64_t n = (uint64_t)dfi_queue_conf.nb_mbufs * RTE_MBUF_DEFAULT_BUF_SIZE /
+		     pool_data_room(port);
+
+	/* as much memory as FI_DPDK_MBUFS standard buffers, in fewer larger ones
+	 * when the frames are jumbo */
+	return (uint32_t)RTE_MAX(n, (uint64_t)1023);
+}
+
 static int
 pool_create(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint16_t data_room;
+	uint16_t data_room = pool_data_room(port);
+	uint32_t nb = dfi_port_pool_size(port);
 
 	if (rt->pool != NULL)
 		return 0;
-	/* one buffer per frame: headroom for every encapsulation, the MTU, L2 */
-	data_room = (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
-				      (uint32_t)(RTE_PKTMBUF_HEADROOM + port->mtu +
-						 RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN));
 	snprintf(name, sizeof(name), "dfi_pool_%u", port->port_id);
-	rt->pool = rte_pktmbuf_pool_create(name, dfi_queue_conf.nb_mbufs, POOL_CACHE,
+	rt->pool = rte_pktmbuf_pool_create(name, nb, POOL_CACHE,
 					   RTE_ALIGN(sizeof(struct dfi_rx_meta),
 						     RTE_MBUF_PRIV_ALIGN),
 					   data_room, port->socket_id);
@@ -105,16 +122,17 @@ pool_create(struct dfi_port *port)
 		/* --no-huge memory sits on one node only */
 		NET_LOG(NOTICE, "%s: no pool on NUMA node %d (%s), using any node", port->name,
 			port->socket_id, rte_strerror(rte_errno));
-		rt->pool = rte_pktmbuf_pool_create(name, dfi_queue_conf.nb_mbufs, POOL_CACHE,
+		rt->pool = rte_pktmbuf_pool_create(name, nb, POOL_CACHE,
 						   RTE_ALIGN(sizeof(struct dfi_rx_meta),
 							     RTE_MBUF_PRIV_ALIGN),
 						   data_room, SOCKET_ID_ANY);
 	}
 	if (rt->pool == NULL) {
-		NET_LOG(ERR, "%s: cannot create a pool of %u mbufs: %s", port->name,
-			dfi_queue_conf.nb_mbufs, rte_strerror(rte_errno));
+		NET_LOG(ERR, "%s: cannot create a pool of %u mbufs of %u bytes: %s", port->name,
+			nb, data_room, rte_strerror(rte_errno));
 		return -FI_ENOMEM;
 	}
+	NET_LOG(INFO, "%s: a pool of %u mbufs of %u bytes", port->name, nb, data_room);
 	return 0;
 }
 

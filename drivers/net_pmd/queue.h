@@ -108,6 +108,12 @@ struct dfi_queue_conf {
 
 extern struct dfi_queue_conf dfi_queue_conf;
 
+/**
+ * @return the mbufs in the port's pool: FI_DPDK_MBUFS standard ones' worth
+ *   of memory (fewer when the port takes jumbo frames), at least 1023.
+ */
+uint32_t dfi_port_pool_size(const struct dfi_port *port);
+
 /** @return a port's datapath state, before its first start; NULL without memory. */
 struct dfi_port_rt *dfi_queue_rt_alloc(void);
 

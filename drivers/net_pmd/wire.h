@@ -92,6 +92,9 @@ struct dfi_hdr {
 #define DFI_RDM_F_ERROR		0x0080	/* DONE: it failed, data is the fabric errno */
 #define DFI_RDM_F_ECHO_DUP	0x0100	/* ts_echo is a packet we had already (a needless
 					 * resend, answered because it asked) */
+#define DFI_RDM_F_BUNDLE	0x0200	/* MSG: whole messages msg_seq, msg_seq + 1...,
+					 * msg_len of them, each a dfi_rdm_rec and its
+					 * bytes; tag and data unused */
 
 /**
  * The reliable protocol's header. The first 16 bytes are the same in every
@@ -113,7 +116,9 @@ struct dfi_rdm_hdr {
 	rte_be32_t msg_seq;	/* MSG, DONE: the message's number from this sender;
 				 * RMA: the operation's, counted apart */
 	rte_be32_t offset;	/* MSG, WRITE, READ_RESP: the segment's place */
-	rte_be32_t msg_len;	/* the message's, write's or read's length */
+	rte_be32_t msg_len;	/* the message's, write's or read's length; CONN,
+				 * ACCEPT: the largest segment payload the sender
+				 * takes (0: a standard MTU's) */
 	rte_be32_t hcrc;	/* CRC32C of this header with hcrc 0 (pcrc in) */
 	rte_be64_t tag;		/* MSG: the tag; WRITE, READ_REQ: the target address */
 	rte_be64_t data;	/* MSG, WRITE: remote CQ data; DONE: error */
@@ -122,6 +127,18 @@ struct dfi_rdm_hdr {
 	rte_be32_t ts_echo;	/* ts of the last new packet the sender received */
 	rte_be32_t pcrc;	/* CRC32C of the payload: checked as it is copied */
 	rte_be32_t reserved;
+} __rte_packed;
+
+/**
+ * One of the small messages a bundle carries, followed by its len bytes.
+ * flags are the message's own DFI_RDM_F_TAGGED, _CQ_DATA and _DELIVERY.
+ */
+struct dfi_rdm_rec {
+	rte_be32_t len;
+	rte_be16_t flags;
+	rte_be16_t reserved;
+	rte_be64_t tag;
+	rte_be64_t data;
 } __rte_packed;
 
 #define DFI_UDP_HDRS_LEN	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + \

@@ -489,7 +489,17 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 			return RDM_REFUSED;
 		if (unchecked && dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
 			return RDM_BAD;
-		rte_pktmbuf_adj(m, (uint16_t)(payload - rte_pktmbuf_mtod(m, const uint8_t *)));
+		if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) {
+			/* the packet carries other messages: this one gets an mbuf of
+			 * its own (small: RDM_BUNDLE_MSG_MAX at most) */
+			m = rte_pktmbuf_alloc(m->pool);
+			if (m == NULL)
+				return RDM_REFUSED;
+			memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
+		} else {
+			rte_pktmbuf_adj(m, (uint16_t)(payload - rte_pktmbuf_mtod(m, const uint8_t *)));
+			*kept = true;
+		}
 		m->next = NULL;
 		if (in->ux->tail != NULL)
 			in->ux->tail->next = m;
@@ -499,11 +509,65 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		in->ux->nb_mbufs++;
 		in->ux->got += len;
 		r->ux_held++;
-		*kept = true;
 	}
 	in->got += len;
 	if (in->got == in->len)
 		in_finish(ep, r, p);
+	return RDM_TAKEN;
+}
+
+/*
+ * A bundle: its messages in order, each as a message of one segment. A
+ * message refused (no receive, no room) refuses the packet, which comes
+ * again: the messages before it were delivered and are skipped then, and
+ * the refused one, if it was started, goes on where it stopped.
+ */
+enum rdm_take
+rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
+	       const struct dfi_rdm_hdr *h, struct rte_mbuf *m, const uint8_t *payload,
+	       uint32_t len)
+{
+	const uint16_t own = DFI_RDM_F_TAGGED | DFI_RDM_F_CQ_DATA | DFI_RDM_F_DELIVERY;
+	uint32_t nb = rte_be_to_cpu_32(h->msg_len), seq = rte_be_to_cpu_32(h->msg_seq), i;
+	struct dfi_rdm_hdr one = *h;
+	struct dfi_rdm_rec rec;
+	enum rdm_take take;
+	uint32_t rlen;
+	bool kept;
+
+	if (rdm_payload_unchecked(h, m)) {
+		if (dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
+			return RDM_BAD;
+		dfi_rx_meta(m)->verified = 1;
+	}
+	for (i = 0; i < nb; i++, seq++) {
+		if (unlikely(len < sizeof(rec)))
+			goto bad;
+		memcpy(&rec, payload, sizeof(rec));
+		rlen = rte_be_to_cpu_32(rec.len);
+		if (unlikely(rlen > len - sizeof(rec)))
+			goto bad;
+		if ((int32_t)(seq - p->rcv_msg_seq) >= 0 ||
+		    (p->in.active && seq == p->in.msg_seq)) {
+			one.flags = (h->flags & ~rte_cpu_to_be_16(own)) |
+				    (rec.flags & rte_cpu_to_be_16(own));
+			one.msg_seq = rte_cpu_to_be_32(seq);
+			one.offset = 0;
+			one.msg_len = rec.len;
+			one.tag = rec.tag;
+			one.data = rec.data;
+			take = rdm_msg_segment(ep, r, p, &one, m, payload + sizeof(rec), rlen,
+					       &kept);
+			if (take != RDM_TAKEN)
+				return take;
+		}
+		payload += sizeof(rec) + rlen;
+		len -= (uint32_t)sizeof(rec) + rlen;
+	}
+	return RDM_TAKEN;
+bad:
+	DFI_WARN(FI_LOG_EP_DATA, "a bundle of %u messages from %u is malformed at %u: dropped",
+		 nb, rte_be_to_cpu_32(h->msg_seq), i);
 	return RDM_TAKEN;
 }
 
@@ -1159,10 +1223,12 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	 * times per deadline, so that its death is seen in time */
 	r->keepalive = RTE_MAX(r->timeout / 32, r->pto_min);
 	r->seg_size = dfi_wire_max_rdm_payload(ep->sink.port->mtu, ep->encap);
-	r->ux_budget = (uint32_t)RTE_MAX(info->rx_attr->total_buffered_recv / r->seg_size,
+	r->seg_max = dfi_wire_max_rdm_payload(ep->sink.port->jumbo_mtu, ep->encap);
+	/* an unexpected message holds one mbuf per segment, of whatever size */
+	r->ux_budget = (uint32_t)RTE_MAX(info->rx_attr->total_buffered_recv / r->seg_max,
 					 (size_t)64);
-	r->eager_max = RTE_MIN(r->ux_budget * r->seg_size / 4, (uint32_t)(256 << 10));
-	r->rx_held_max = dfi_queue_conf.nb_mbufs / 4;
+	r->eager_max = RTE_MIN(r->ux_budget * r->seg_max / 4, (uint32_t)(256 << 10));
+	r->rx_held_max = dfi_port_pool_size(ep->sink.port) / 4;
 	ep->min_multi_recv = MIN_MULTI_RECV;
 	if (r->seg_size == 0)
 		return -FI_EINVAL;

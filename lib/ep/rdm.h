@@ -88,6 +88,7 @@ struct rdm_txe {
 	uint8_t sacked;			/* the receiver holds it */
 	uint8_t retx;			/* transmissions after the first */
 	uint8_t cause;			/* enum rdm_retx_cause of the last one */
+	uint8_t nb_ops;			/* a bundle's messages, op and the next ones */
 };
 
 /* The RMA write a peer is sending us: its segments come in order. */
@@ -178,6 +179,7 @@ struct rdm_peer {
 	uint8_t state;			/* enum rdm_peer_state */
 	uint8_t version;
 	bool active;			/* on the endpoint's active list */
+	uint16_t seg;			/* payload per packet to it: what both take */
 	bool ack_owed;
 	bool ack_now;			/* the sender waits on an acknowledgement */
 	bool closing;			/* our CLOSE is not answered yet */
@@ -258,7 +260,8 @@ struct rdm_stats {
 struct dfi_rdm {
 	uint32_t inc;			/* this endpoint's incarnation */
 	uint32_t window;		/* packets in flight per peer, power of 2 */
-	uint32_t seg_size;		/* payload per packet */
+	uint32_t seg_size;		/* payload per packet of the port's MTU */
+	uint32_t seg_max;		/* of its jumbo MTU: what we take, and announce */
 	uint32_t eager_max;		/* largest message buffered while unexpected */
 	uint32_t ux_budget;		/* mbufs unexpected messages may hold */
 	uint32_t ux_held;
@@ -339,6 +342,11 @@ enum rdm_take rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_p
 			      const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,
 			      const uint8_t *payload, uint32_t len, bool *kept);
 
+/** A bundle of small messages in sequence: delivers those not delivered yet. */
+enum rdm_take rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
+			     const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,
+			     const uint8_t *payload, uint32_t len);
+
 /** An operation finished its part in the protocol: completes it (err 0 or positive). */
 void rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err);
 
@@ -379,6 +387,11 @@ struct rdm_post {
 
 /** Posts a send, a write or a read; 0 or a negative fabric errno (-FI_EAGAIN: full). */
 ssize_t rdm_post(struct dfi_ep *ep, const struct rdm_post *req);
+
+/* Messages this small share a packet when several wait to go (FI_MORE, or
+ * the window or the port busy), up to RDM_BUNDLE_RECS of them. */
+#define RDM_BUNDLE_MSG_MAX	1024
+#define RDM_BUNDLE_RECS		64
 
 /** @return whether packets of type carry payload, checked as it is copied. */
 static inline bool

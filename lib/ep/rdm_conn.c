@@ -186,6 +186,7 @@ rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
 	p->addr = *a;
 	p->fi_addr = FI_ADDR_NOTAVAIL;
 	p->version = DFI_WIRE_VERSION;
+	p->seg = (uint16_t)r->seg_size;
 	peer_reset_windows(r, p);
 	for (i = key_slot(r, key); r->peers[i] != NULL; i = (i + 1) & r->peers_mask)
 		;
@@ -259,6 +260,9 @@ hdr_fill(const struct dfi_rdm *r, struct rdm_peer *p, struct dfi_rdm_hdr *h, uin
 	h->sack = rte_cpu_to_be_64(p->rcv_sack);
 	h->ts = rte_cpu_to_be_32((uint32_t)(r->now >> TS_SHIFT));
 	h->ts_echo = rte_cpu_to_be_32(p->ts_echo);
+	/* a connection's two sides say what segments they take */
+	if (type == DFI_PKT_RDM_CONN || type == DFI_PKT_RDM_ACCEPT)
+		h->msg_len = rte_cpu_to_be_32(r->seg_max);
 	if (p->echo_dup)
 		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_ECHO_DUP);
 	h->pcrc = rte_cpu_to_be_32(UINT32_MAX);	/* no payload */
@@ -365,6 +369,57 @@ op_awaited(const struct dfi_ep *ep, const struct rdm_op *op)
 	       (op->pkt_flags & DFI_RDM_F_DELIVERY) || ep->cntrs[DFI_CNTR_SEND] != NULL;
 }
 
+/* A sequenced packet leaves: it carries the ack owed, the timers restart. */
+static void
+seq_out(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_txe *e,
+	struct rte_mbuf *m)
+{
+	e->sent_tsc = r->now;
+	p->last_tx_tsc = r->now;
+	p->ack_owed = false;
+	p->ack_now = false;
+	p->rx_unacked = 0;
+	pkt_send(ep, r, &p->addr, m);
+}
+
+/*
+ * The bundle of window slot e: its nb_ops small messages, each a record and
+ * its bytes, behind one header and one CRC.
+ */
+static void
+send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_txe *e,
+	    uint32_t psn, bool ack_req)
+{
+	struct rdm_op *op = e->op;
+	struct dfi_rdm_rec rec;
+	struct dfi_rdm_hdr *h;
+	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
+	uint8_t *w;
+	uint32_t i;
+
+	if (unlikely(m == NULL))
+		return;	/* the timer sends it again */
+	w = (uint8_t *)(h + 1);
+	memset(&rec, 0, sizeof(rec));
+	for (i = 0; i < e->nb_ops; i++, op = op->next) {
+		ack_req |= op_awaited(ep, op);
+		rec.len = rte_cpu_to_be_32(op->len);
+		rec.flags = rte_cpu_to_be_16(op->pkt_flags);
+		rec.tag = rte_cpu_to_be_64(op->tag);
+		rec.data = rte_cpu_to_be_64(op->data);
+		memcpy(w, &rec, sizeof(rec));
+		dfi_iov_gather(w + sizeof(rec), op->iov, op->iov_count, 0, op->len);
+		w += sizeof(rec) + op->len;
+	}
+	hdr_fill(r, p, h, DFI_PKT_RDM_MSG, DFI_RDM_F_BUNDLE | (ack_req ? DFI_RDM_F_ACK_REQ : 0),
+		 psn);
+	h->msg_seq = rte_cpu_to_be_32(e->op->msg_seq);
+	h->msg_len = rte_cpu_to_be_32(e->nb_ops);
+	if (r->crc)
+		h->pcrc = rte_cpu_to_be_32(dfi_crc32c(h + 1, e->len, UINT32_MAX));
+	seq_out(ep, r, p, e, m);
+}
+
 /*
  * Builds the packet of window slot psn from its operation and sends it;
  * ack_req asks for an acknowledgement at once (a probe's), which the last
@@ -376,8 +431,13 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 	struct rdm_txe *e = &p->txw[psn & (r->window - 1)];
 	struct rdm_op *op = e->op;
 	struct dfi_rdm_hdr *h;
-	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
+	struct rte_mbuf *m;
 
+	if (e->nb_ops > 1) {
+		send_bundle(ep, r, p, e, psn, ack_req);
+		return;
+	}
+	m = pkt_alloc(ep, e->len, &h);
 	if (unlikely(m == NULL))
 		return;	/* the timer sends it again */
 	ack_req |= e->offset + e->len == op->len && op_awaited(ep, op);
@@ -397,12 +457,7 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 		else
 			dfi_iov_gather(h + 1, op->iov, op->iov_count, e->offset, e->len);
 	}
-	e->sent_tsc = r->now;
-	p->last_tx_tsc = r->now;
-	p->ack_owed = false;
-	p->ack_now = false;
-	p->rx_unacked = 0;
-	pkt_send(ep, r, &p->addr, m);
+	seq_out(ep, r, p, e, m);
 }
 
 /* @return whether the port takes another packet now (it may be busy). */
@@ -412,32 +467,64 @@ wire_room(struct dfi_ep *ep)
 	return dfi_sink_tx_room(&ep->sink) > 0 || dfi_sink_flush(&ep->sink) < DFI_TX_BURST;
 }
 
+/* @return whether op may share a packet: a whole small message not sent yet. */
+static inline bool
+bundlable(const struct rdm_op *op)
+{
+	return op != NULL && op->type == DFI_PKT_RDM_MSG && op->state == RDM_OP_QUEUED &&
+	       op->sent == 0 && op->len <= RDM_BUNDLE_MSG_MAX;
+}
+
+/* @return how many messages from op on one packet of seg bytes takes (their
+ * bytes in *bytes): 2 or more when they share it. */
+static uint32_t
+bundle_count(const struct rdm_op *op, uint32_t seg, uint32_t *bytes)
+{
+	uint32_t n = 0, b = 0;
+
+	if (!bundlable(op) || !bundlable(op->next))
+		return 1;
+	for (; n < RDM_BUNDLE_RECS && bundlable(op); op = op->next, n++) {
+		if (b + sizeof(struct dfi_rdm_rec) + op->len > seg)
+			break;
+		b += (uint32_t)sizeof(struct dfi_rdm_rec) + op->len;
+	}
+	*bytes = b;
+	return n >= 2 ? n : 1;
+}
+
 /* Sends the next new packet if the window, the receiver and the port allow it. */
 static bool
 send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 {
 	struct rdm_op *op = p->seg_op;
 	struct rdm_txe *e;
-	uint32_t len;
+	uint32_t len, n, i;
 
 	if (op == NULL || p->state != RDM_PEER_UP || p->rnr_until != 0 ||
 	    p->snd_nxt - p->snd_una >= r->window || !seq_lt(p->snd_nxt, p->snd_lim) ||
 	    !wire_room(ep))
 		return false;
-	len = rdm_type_has_payload(op->type) ? RTE_MIN(r->seg_size, op->len - op->sent) : 0;
+	n = bundle_count(op, p->seg, &len);
+	if (n == 1)
+		len = rdm_type_has_payload(op->type) ? RTE_MIN(p->seg, op->len - op->sent) : 0;
 	e = &p->txw[p->snd_nxt & (r->window - 1)];
 	e->op = op;
+	e->nb_ops = (uint8_t)n;
 	e->offset = op->sent;
 	e->len = (uint16_t)len;
 	e->sacked = 0;
 	e->retx = 0;
 	e->cause = RDM_RETX_NONE;
-	op->sent += len;
-	op->unacked++;
-	if (op->sent == op->len) {
-		/* every byte is out (a message of 0 bytes is one packet) */
-		op->state = RDM_OP_SENT;
-		for (op = op->next; op != NULL && op->state != RDM_OP_QUEUED; op = op->next)
+	for (i = 0; i < n; i++, op = op->next) {
+		op->sent += n == 1 ? len : op->len;
+		op->unacked++;
+		if (op->sent == op->len)
+			op->state = RDM_OP_SENT;	/* a message of 0 bytes is one packet */
+	}
+	if (e->op->state == RDM_OP_SENT) {
+		/* every byte of the first n ops is out */
+		for (op = e->op; op != NULL && op->state != RDM_OP_QUEUED; op = op->next)
 			;
 		p->seg_op = op;
 	}
@@ -741,9 +828,10 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 	};
 	uint64_t sack = rte_be_to_cpu_64(h->sack);
 	uint8_t map[8];
+	struct rdm_op *op, *next;
 	bool news = false;
 	struct rdm_txe *e;
-	struct rdm_op *op;
+	uint32_t n;
 	int i;
 
 	if (seq_lt(p->snd_una, ack) && seq_le(ack, p->snd_nxt)) {
@@ -752,10 +840,13 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 			e = &p->txw[psn & mask];
 			if (e->retx != 0 && !e->sacked)
 				retx_acked(r, p, e, &a);
-			op = e->op;
+			/* a bundle's messages follow each other in the queue */
+			for (op = e->op, n = e->nb_ops; n > 0; op = next, n--) {
+				next = op->next;
+				if (--op->unacked == 0 && op->state == RDM_OP_SENT)
+					op_acked(ep, r, p, op);
+			}
 			e->op = NULL;
-			if (--op->unacked == 0 && op->state == RDM_OP_SENT)
-				op_acked(ep, r, p, op);
 		}
 		p->snd_una = ack;
 		p->rnr_wait = 0;
@@ -810,9 +901,11 @@ deliver(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbu
 	if (h->type == DFI_PKT_RDM_DONE) {
 		done_received(ep, r, p, h);
 	} else {
-		switch (h->type == DFI_PKT_RDM_MSG ?
-			rdm_msg_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len, &kept) :
-			rdm_rma_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len)) {
+		switch (h->type != DFI_PKT_RDM_MSG ?
+			rdm_rma_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len) :
+			(h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) ?
+			rdm_msg_bundle(ep, r, p, h, m, (const uint8_t *)(h + 1), len) :
+			rdm_msg_segment(ep, r, p, h, m, (const uint8_t *)(h + 1), len, &kept)) {
 		case RDM_REFUSED:
 			r->stats.rnr_sent++;
 			send_ctrl(ep, r, p, DFI_PKT_RDM_RNR, 0, p->rcv_nxt);
@@ -914,6 +1007,10 @@ adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 	p->rcv_sack = 0;
 	p->version = (uint8_t)RTE_MIN(h->version, DFI_WIRE_VERSION);
 	p->snd_lim = p->snd_una + rte_be_to_cpu_16(h->window);
+	/* the largest segment both take: a peer that says nothing takes a
+	 * standard MTU's */
+	p->seg = (uint16_t)(h->msg_len != 0 ? RTE_MIN(rte_be_to_cpu_32(h->msg_len), r->seg_max) :
+			    r->seg_size);
 	p->state = RDM_PEER_UP;
 	heard(r, p);
 	p->rnr_until = 0;
@@ -1022,8 +1119,10 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 	if (p->state == RDM_PEER_IDLE)
 		connect_peer(ep, r, p);
 	/* posted while packets are taken in (a DONE, a read's answer), it
-	 * waits for the end of the burst, when its ack covers them */
-	while (!r->in_rx && send_new(ep, r, p))
+	 * waits for the end of the burst, when its ack covers them; with
+	 * FI_MORE, for the next post or progress call, which bundles what
+	 * waits */
+	while (!r->in_rx && !(op->flags & FI_MORE) && send_new(ep, r, p))
 		;
 	peer_activate(r, p);
 }
