@@ -28,6 +28,7 @@ as_root "$@"
 
 DEB_PACKAGES=(
 	build-essential
+	debhelper
 	iproute2
 	libcunit1-dev
 	libdpdk-dev
@@ -37,6 +38,7 @@ DEB_PACKAGES=(
 	libisal-dev
 	libnuma-dev
 	libopenmpi-dev
+	lintian
 	meson
 	ninja-build
 	openmpi-bin

@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The fi-dpdk authors
 #
 # Installs the dependencies, builds, and runs the main job: Debian's fi_info
-# lists two virtual DPDK ports as libfabric domains, then app/pingpong runs
+# lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
 # rate of raw frames, all measured in the same run.

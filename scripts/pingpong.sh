@@ -48,7 +48,7 @@ shift $((OPTIND - 1))
 modes=("$@")
 [ ${#modes[@]} -eq 0 ] && modes=(dgram)
 
-pp=${PINGPONG:-$top/build/app/pingpong/pingpong}
+pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
 [ -x "$pp" ] || { echo "build first: $pp is missing" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
 wire_setup "$wire" || exit 1

@@ -119,20 +119,12 @@ done
 build=$1
 dest=$(mktemp -d)
 trap 'rm -f "$errf"; rm -rf "$dest"' EXIT
-meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null 2>&1
+provdir=$(destdir_install "$build" "$dest")
 check "meson install to a DESTDIR" test $? -eq 0
-build_option() {
-	meson introspect "$build" --buildoptions | python3 -c 'import json, sys
-print([o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]][0])' "$1"
-}
-provdir=$(build_option provider_dir)
-fabric_libdir=$(pkg-config --variable=libdir libfabric)
-if [ -z "$provdir" ]; then
-	provdir=$fabric_libdir/libfabric
+if [ -z "$(build_option "$build" provider_dir)" ]; then
 	check "default: libfabric's own provider directory" \
-		contains "$(strings "$fabric_libdir/libfabric.so.1")" "^$provdir\$"
-elif [ "${provdir#/}" = "$provdir" ]; then
-	provdir=$(build_option prefix)/$provdir
+		contains "$(strings "$(pkg-config --variable=libdir libfabric)/libfabric.so.1")" \
+		"^$provdir\$"
 fi
 check "libdpdk-fi.so installed in $provdir" test -f "$dest$provdir/libdpdk-fi.so"
 out=$(FI_PROVIDER_PATH=$dest$provdir fi_info -p dpdk 2>/dev/null)

@@ -45,3 +45,24 @@ finish() {
 	echo "# $checks checks, $failures failed"
 	[ "$failures" -eq 0 ]
 }
+
+# build_option BUILD NAME: the value of a meson option of a build directory
+build_option() {
+	meson introspect "$1" --buildoptions | python3 -c 'import json, sys
+print([o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]][0])' "$2"
+}
+
+# destdir_install BUILD DEST: `meson install` of BUILD under DEST, the layout
+# of a real install; prints the provider directory it used, without DEST
+# (-Dprovider_dir, else libfabric's own: <libfabric libdir>/libfabric)
+destdir_install() {
+	local dir
+	meson install -C "$1" --no-rebuild --quiet --destdir "$2" >/dev/null 2>&1 || return 1
+	dir=$(build_option "$1" provider_dir)
+	if [ -z "$dir" ]; then
+		dir=$(pkg-config --variable=libdir libfabric)/libfabric
+	elif [ "${dir#/}" = "$dir" ]; then
+		dir=$(build_option "$1" prefix)/$dir
+	fi
+	echo "$dir"
+}

@@ -17,6 +17,10 @@
  *   lookalike  arguments that only look like those start the EAL.
  *   quote      an unbalanced quote is refused.
  *   threads    concurrent first calls start one EAL and all see the ports.
+ *   unasked    hints that name no provider (fi_info, Open MPI) start no EAL
+ *              and get no dpdk entry until FI_DPDK_EAL_ARGS is set (issue 16).
+ *   app-eal    an application that started the EAL gets dpdk entries
+ *              without naming the provider.
  *
  * bad, help, lookalike and quote run each command line in a child process,
  * waited for with a time limit, with its standard output and error in files:
@@ -363,6 +367,51 @@ test_concurrent_start(void)
 	CU_ASSERT(rte_lcore_count() > 0);
 }
 
+/* fi_getinfo() with hints that name no provider, as fi_info and Open MPI call
+ * it: the number of entries that are dpdk's. */
+static int
+dpdk_entries_unnamed(void)
+{
+	struct fi_info *hints = fi_allocinfo(), *info = NULL, *cur;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
+	if (fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) == 0) {
+		for (cur = info; cur != NULL; cur = cur->next)
+			n += strcmp(cur->fabric_attr->prov_name, "dpdk") == 0;
+	}
+	fi_freeinfo(info);
+	fi_freeinfo(hints);
+	return n;
+}
+
+/*
+ * The issue's rule: without the provider named (hints, FI_PROVIDER),
+ * FI_DPDK_EAL_ARGS or an EAL of the application's, getinfo answers
+ * -FI_ENODATA and starts nothing; libfabric calls it in every program.
+ */
+static void
+test_unasked(void)
+{
+	unsetenv("FI_PROVIDER");
+	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 0);
+	CU_ASSERT_EQUAL(rte_eal_iova_mode(), RTE_IOVA_DC);
+	CU_ASSERT_STRING_EQUAL(rte_eal_get_runtime_dir(), "");
+	CU_ASSERT_EQUAL(rte_lcore_count(), 0);
+	/* the variable is read on each call, and asks for dpdk */
+	setenv("FI_DPDK_EAL_ARGS", TEST_EAL_BASE " --vdev=net_null0", 1);
+	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 2);
+	CU_ASSERT(rte_eal_iova_mode() != RTE_IOVA_DC);
+}
+
+static void
+test_app_eal(void)
+{
+	unsetenv("FI_PROVIDER");
+	CU_ASSERT_FATAL(test_eal_init("test_eal", TEST_EAL_BASE " --vdev=net_null0") >= 0);
+	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 2);
+}
+
 static CU_TestInfo all_tests[] = {
 	{ "default arguments", test_default_args },
 	{ "arguments DPDK rejects", test_bad_args },
@@ -371,6 +420,8 @@ static CU_TestInfo all_tests[] = {
 	{ "arguments that only look like help", test_help_lookalikes },
 	{ "unbalanced quotes are refused", test_quote_refused },
 	{ "concurrent first calls", test_concurrent_start },
+	{ "no EAL for hints that name no provider", test_unasked },
+	{ "an application's EAL is a request", test_app_eal },
 };
 
 /* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
@@ -386,6 +437,8 @@ static const struct {
 	{ "lookalike", 4, 1, NULL },
 	{ "quote", 5, 1, NULL },
 	{ "threads", 6, 1, TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1" },
+	{ "unasked", 7, 1, NULL },
+	{ "app-eal", 8, 1, NULL },
 };
 
 int
@@ -403,7 +456,8 @@ main(int argc, char **argv)
 			break;
 	}
 	if (argc != 2 || i == RTE_DIM(modes)) {
-		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads\n", argv[0]);
+		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads|unasked|"
+			"app-eal\n", argv[0]);
 		return 1;
 	}
 	/* at most two tests a mode: tests[2] stays the terminator */

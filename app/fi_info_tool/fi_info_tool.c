@@ -7,8 +7,8 @@
  * then the dpdk provider's domains are listed the way fi_info lists them,
  * with each port's DPDK facts (driver, queues, NUMA socket, link) added.
  *
- *   fi_info_tool [EAL options] -- [-l] [-v] [-e] [-t EP] [-c CAPS] [-d DOMAIN]
- *                                 [-f FABRIC] [-a FORMAT] [-n NODE] [-s NODE] [-P PORT]
+ *   fi_dpdk_info [EAL options] -- [-l] [-v] [-e] [-t EP] [-c CAPS] [-d DOMAIN]
+ *                             [-f FABRIC] [-a FORMAT] [-n NODE] [-s NODE] [-P PORT]
  */
 
 #include <getopt.h>
@@ -64,7 +64,7 @@ lookup(const struct name_value *table, size_t n, const char *name, uint64_t *val
 			return 0;
 		}
 	}
-	fprintf(stderr, "fi_info_tool: unknown value '%s'\n", name);
+	fprintf(stderr, "fi_dpdk_info: unknown value '%s'\n", name);
 	return -1;
 }
 
@@ -232,7 +232,7 @@ main(int argc, char **argv)
 	app_provider_path();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "fi_info_tool: rte_eal_init: %s\n", rte_strerror(rte_errno));
+		fprintf(stderr, "fi_dpdk_info: rte_eal_init: %s\n", rte_strerror(rte_errno));
 		return EXIT_FAILURE;
 	}
 	argc -= ret;
@@ -305,7 +305,7 @@ main(int argc, char **argv)
 		}
 	}
 	if (ret != 0)
-		fprintf(stderr, "fi_info_tool: %s\n", fi_strerror(-ret));
+		fprintf(stderr, "fi_dpdk_info: %s\n", fi_strerror(-ret));
 	fi_freeinfo(hints);
 	rte_eal_cleanup();
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

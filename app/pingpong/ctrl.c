@@ -27,7 +27,7 @@ pp_ctrl_listen(uint16_t port)
 		return -1;
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) != 0 || listen(lfd, 1) != 0) {
-		fprintf(stderr, "pingpong: control port %u: %s\n", port, strerror(errno));
+		fprintf(stderr, "fi_dpdk_pingpong: control port %u: %s\n", port, strerror(errno));
 		close(lfd);
 		return -1;
 	}
@@ -57,7 +57,7 @@ pp_ctrl_accept(uint16_t port, int timeout_s)
 		return -1;
 	fd = pp_ctrl_accept_wait(lfd, timeout_s * 1000);
 	if (fd < 0)
-		fprintf(stderr, "pingpong: no client within %d s\n", timeout_s);
+		fprintf(stderr, "fi_dpdk_pingpong: no client within %d s\n", timeout_s);
 	close(lfd);
 	return fd;
 }
@@ -72,7 +72,7 @@ pp_ctrl_connect(const char *host, uint16_t port, int timeout_s)
 
 	snprintf(service, sizeof(service), "%u", port);
 	if (getaddrinfo(host, service, &hints, &res) != 0) {
-		fprintf(stderr, "pingpong: cannot resolve %s\n", host);
+		fprintf(stderr, "fi_dpdk_pingpong: cannot resolve %s\n", host);
 		return -1;
 	}
 	for (tries = 0; tries < timeout_s * 10; tries++) {
@@ -87,7 +87,8 @@ pp_ctrl_connect(const char *host, uint16_t port, int timeout_s)
 		usleep(100000);
 	}
 	freeaddrinfo(res);
-	fprintf(stderr, "pingpong: no server at %s:%u within %d s\n", host, port, timeout_s);
+	fprintf(stderr, "fi_dpdk_pingpong: no server at %s:%u within %d s\n", host, port,
+		timeout_s);
 	return -1;
 }
 

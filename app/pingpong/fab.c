@@ -62,7 +62,7 @@ static struct fab fab;
 #define FAB_CHECK(call) do { \
 	int _ret = (int)(call); \
 	if (_ret < 0) { \
-		fprintf(stderr, "pingpong: %s: %s\n", #call, fi_strerror(-_ret)); \
+		fprintf(stderr, "fi_dpdk_pingpong: %s: %s\n", #call, fi_strerror(-_ret)); \
 		return -1; \
 	} \
 } while (0)
@@ -154,7 +154,7 @@ fab_send(const uint8_t *buf, size_t size)
 			fi_cq_read(fab.cq, NULL, 0);
 	} while (ret == -FI_EAGAIN);
 	if (ret != 0)
-		fprintf(stderr, "pingpong: send: %s\n", fi_strerror((int)-ret));
+		fprintf(stderr, "fi_dpdk_pingpong: send: %s\n", fi_strerror((int)-ret));
 	return ret == 0 ? 0 : -1;
 }
 
@@ -177,7 +177,8 @@ fab_wait_rx(uint64_t timeout, int *slot)
 		if (n == -FI_EAVAIL) {
 			memset(&err, 0, sizeof(err));
 			fi_cq_readerr(fab.cq, &err, 0);
-			fprintf(stderr, "pingpong: completion error: %s\n", fi_strerror(err.err));
+			fprintf(stderr, "fi_dpdk_pingpong: completion error: %s\n",
+				fi_strerror(err.err));
 			return -err.err;
 		}
 		for (i = 0; i < n; i++) {
@@ -310,7 +311,8 @@ fab_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	}
 	free(rtt);
 	if (fab.retries != 0)
-		fprintf(stderr, "pingpong: %" PRIu64 " datagrams sent again\n", fab.retries);
+		fprintf(stderr, "fi_dpdk_pingpong: %" PRIu64 " datagrams sent again\n",
+			fab.retries);
 	pp_ctrl_send(ctrl, "d", 1);
 	return ret == 0 ? (int)n : -1;
 }
@@ -453,7 +455,7 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 			in_flight--;
 		if (n == -FI_EAVAIL) {
 			fi_cq_readerr(fab.cq, &err, 0);
-			fprintf(stderr, "pingpong: RMA %s: %s\n", read ? "read" : "write",
+			fprintf(stderr, "fi_dpdk_pingpong: RMA %s: %s\n", read ? "read" : "write",
 				fi_strerror(err.err));
 			break;
 		}

@@ -3,12 +3,12 @@
  */
 
 /*
- * pingpong: round-trip latency, message rate and bandwidth between two
+ * fi_dpdk_pingpong: round-trip latency, message rate and bandwidth between two
  * processes, through the dpdk provider or (--raw) with bare Ethernet frames
  * on the same port, the floor to compare against.
  *
- *   pingpong [EAL options] -- [-e dgram|rdm] [--raw] [-S sizes] [-I iters]
- *            [-W warmup] [-P ctrl_port] [-d port] [-c] [--json] [server]
+ *   fi_dpdk_pingpong [EAL options] -- [-e dgram|rdm] [--raw] [-S sizes] [-I iters]
+ *                    [-W warmup] [-P ctrl_port] [-d port] [-c] [--json] [server]
  *
  * The side given a server address is the client; it prints the results.
  */
@@ -76,7 +76,7 @@ pp_wait_link(const char *name, int timeout_s)
 			return 0;
 		usleep(10000);
 	}
-	fprintf(stderr, "pingpong: link of %s still down after %d s\n", name, timeout_s);
+	fprintf(stderr, "fi_dpdk_pingpong: link of %s still down after %d s\n", name, timeout_s);
 	return -1;
 }
 
@@ -216,7 +216,7 @@ main(int argc, char **argv)
 	app_provider_path();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "pingpong: rte_eal_init: %s\n", rte_strerror(rte_errno));
+		fprintf(stderr, "fi_dpdk_pingpong: rte_eal_init: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
 	if (parse_args(argc - ret, argv + ret, &o) != 0) {
@@ -254,9 +254,10 @@ main(int argc, char **argv)
 	if (ctrl >= 0)
 		close(ctrl);
 	if (n < 0)
-		fprintf(stderr, "pingpong: %s failed\n", ops->name);
+		fprintf(stderr, "fi_dpdk_pingpong: %s failed\n", ops->name);
 	else
-		fprintf(stderr, "pingpong: %s %s done\n", ops->name, o.server ? "server" : "client");
+		fprintf(stderr, "fi_dpdk_pingpong: %s %s done\n", ops->name,
+			o.server ? "server" : "client");
 	/* No rte_eal_cleanup(): closing a memif port leaves its socket's
 	 * unregistration pending in the EAL interrupt thread, and DPDK 22.11's
 	 * cleanup unmaps the heap under that thread, which then crashes the

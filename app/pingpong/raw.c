@@ -39,7 +39,7 @@ raw_setup(const struct pp_opts *o)
 		if (rte_eth_dev_get_port_by_name(o->domain, &raw_port) != 0)
 			return -1;
 	} else if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr, "pingpong: no DPDK port\n");
+		fprintf(stderr, "fi_dpdk_pingpong: no DPDK port\n");
 		return -1;
 	} else {
 		raw_port = (uint16_t)rte_eth_find_next(0);
@@ -57,7 +57,7 @@ raw_setup(const struct pp_opts *o)
 	ret = ret ? ret : rte_eth_dev_start(raw_port);
 	ret = ret ? ret : rte_eth_macaddr_get(raw_port, &raw_mac);
 	if (ret != 0) {
-		fprintf(stderr, "pingpong: raw port setup: %s\n", rte_strerror(-ret));
+		fprintf(stderr, "fi_dpdk_pingpong: raw port setup: %s\n", rte_strerror(-ret));
 		return -1;
 	}
 	return 0;
@@ -174,7 +174,7 @@ raw_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
 		for (i = 0; i < iters && ret == 0; i++) {
 			rtt[i] = raw_round_trip(&peer, out, in, o->sizes[s], timeout);
 			if (rtt[i] == 0 || (o->verify && !pp_check(in, o->sizes[s], 0))) {
-				fprintf(stderr, "pingpong: raw frame %s\n", rtt[i] == 0 ?
+				fprintf(stderr, "fi_dpdk_pingpong: raw frame %s\n", rtt[i] == 0 ?
 					"lost" : "corrupted");
 				ret = -1;
 			}

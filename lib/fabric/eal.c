@@ -473,6 +473,14 @@ dfi_eal_ensure(void)
 }
 
 bool
+dfi_eal_started(void)
+{
+	enum eal_state state = __atomic_load_n(&eal_state, __ATOMIC_ACQUIRE);
+
+	return state == EAL_OWNED || state == EAL_SHARED || eal_already_up();
+}
+
+bool
 dfi_eal_owned(void)
 {
 	return __atomic_load_n(&eal_state, __ATOMIC_ACQUIRE) == EAL_OWNED;

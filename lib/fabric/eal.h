@@ -21,6 +21,13 @@
  */
 int dfi_eal_ensure(void);
 
+/**
+ * @return true when an EAL runs in the process, the provider's or the
+ *   application's. Starts nothing and touches no device: it may be asked in
+ *   every process that loads the provider.
+ */
+bool dfi_eal_started(void);
+
 /** @return true when the provider itself started the EAL. */
 bool dfi_eal_owned(void);
 

@@ -88,14 +88,15 @@ eq_signal_update(struct dfi_eq *eq, bool was_waiting)
 {
 	bool waiting = eq->count > 0 || eq->overrun;
 	uint64_t v = 1;
+	ssize_t n;
 
 	if (eq->fd < 0 || waiting == was_waiting)
 		return;
 	/* eventfd never blocks here: the counter only goes 0 -> 1 -> 0 */
-	if (waiting)
-		RTE_SET_USED(write(eq->fd, &v, sizeof(v)));
-	else
-		RTE_SET_USED(read(eq->fd, &v, sizeof(v)));
+	n = waiting ? write(eq->fd, &v, sizeof(v)) : read(eq->fd, &v, sizeof(v));
+	if (n != (ssize_t)sizeof(v))
+		DFI_WARN(FI_LOG_EQ, "cannot %s the EQ's wait fd: %s",
+			 waiting ? "signal" : "clear", n < 0 ? strerror(errno) : "short count");
 }
 
 static bool

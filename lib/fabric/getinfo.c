@@ -558,20 +558,62 @@ port_infos(const struct dfi_port *port, uint32_t version, const struct fi_info *
 	return 0;
 }
 
-/* rxd and rxm may only layer over us when the application names us. */
+/*
+ * Whether a list of provider names has dpdk among them: ';' separates the
+ * layers of a name (fi_getinfo(3), "dpdk;ofi_rxd"), ',' the names of
+ * FI_PROVIDER (fabric(7)). A "^dpdk" that excludes it does not count.
+ */
 static bool
-layering_requested(const struct fi_info *hints)
+names_dpdk(const char *list)
 {
-	char names[256], *tok, *save = NULL;
+	size_t len;
 
-	if (hints == NULL || hints->fabric_attr == NULL || hints->fabric_attr->prov_name == NULL)
+	if (list == NULL)
 		return false;
-	snprintf(names, sizeof(names), "%s", hints->fabric_attr->prov_name);
-	for (tok = strtok_r(names, ";", &save); tok != NULL; tok = strtok_r(NULL, ";", &save)) {
-		if (strcasecmp(tok, DFI_PROV_NAME) == 0)
+	while (*list != '\0') {
+		len = strcspn(list, ";,");
+		if (len == strlen(DFI_PROV_NAME) && strncasecmp(list, DFI_PROV_NAME, len) == 0)
 			return true;
+		list += len;
+		if (*list != '\0')
+			list++;
 	}
 	return false;
+}
+
+/* The application named dpdk in its hints; rxd and rxm may only layer over
+ * us then. */
+static bool
+hints_name_dpdk(const struct fi_info *hints)
+{
+	return hints != NULL && hints->fabric_attr != NULL &&
+	       names_dpdk(hints->fabric_attr->prov_name);
+}
+
+/*
+ * Whether the process asked for DPDK, which fi_getinfo() starts: libfabric
+ * calls the getinfo of every provider it loaded when the hints name none, so
+ * an EAL started for a program that never asked for dpdk would take memory,
+ * threads and devices from every libfabric program of the host (see
+ * doc/design.md, "When DPDK starts"). Asking is naming dpdk in the hints or
+ * in FI_PROVIDER, setting FI_DPDK_EAL_ARGS, or starting the EAL.
+ */
+static bool
+dpdk_asked_for(const struct fi_info *hints)
+{
+	const char *filter;
+
+	if (hints_name_dpdk(hints))
+		return true;
+	/*
+	 * The core hides the providers FI_PROVIDER leaves out, but passes no
+	 * name to the ones it keeps: a list that names dpdk is read here. A
+	 * negated one ("^tcp") only excludes others.
+	 */
+	filter = getenv("FI_PROVIDER");
+	if (filter != NULL && filter[0] != '^' && names_dpdk(filter))
+		return true;
+	return dfi_param_str(DFI_PARAM_EAL_ARGS) != NULL || dfi_eal_started();
 }
 
 static struct fi_info *
@@ -598,8 +640,13 @@ dfi_getinfo(uint32_t version, const char *node, const char *service, uint64_t fl
 		*info = prov_attr_info();
 		return *info != NULL ? 0 : -FI_ENOMEM;
 	}
-	if ((flags & CORE_PROV_ONLY) != 0 && !layering_requested(hints))
+	if ((flags & CORE_PROV_ONLY) != 0 && !hints_name_dpdk(hints))
 		return -FI_ENODATA;
+	if (!dpdk_asked_for(hints)) {
+		DFI_INFO(FI_LOG_CORE, "DPDK not started: neither the hints nor FI_PROVIDER "
+			 "name dpdk, FI_DPDK_EAL_ARGS is unset and no EAL runs");
+		return -FI_ENODATA;
+	}
 	if (hints != NULL && hints->ep_attr != NULL && hints->ep_attr->type != FI_EP_UNSPEC &&
 	    hints->ep_attr->type != FI_EP_RDM && hints->ep_attr->type != FI_EP_DGRAM)
 		return -FI_ENODATA;

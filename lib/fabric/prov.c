@@ -40,7 +40,7 @@ struct fi_provider dfi_prov = {
  * built-in providers that have native RDM endpoints keep ofi_rxd and ofi_rxm
  * from listing "dpdk;ofi_rxd" ahead of them; an external provider has no API
  * to set it. Without it, getinfo still refuses utility providers that the
- * application did not ask for by name (see layering_requested()).
+ * application did not ask for by name (see hints_name_dpdk()).
  */
 struct core_prov_context {
 	int type;
