@@ -158,6 +158,18 @@ fab_send(const uint8_t *buf, size_t size)
 	return ret == 0 ? 0 : -1;
 }
 
+/* Reads the error a completion queue holds and says it. @return -its code. */
+static int
+fab_report_error(const char *what)
+{
+	struct fi_cq_err_entry err;
+
+	memset(&err, 0, sizeof(err));
+	fi_cq_readerr(fab.cq, &err, 0);
+	fprintf(stderr, "fi_dpdk_pingpong: %s: %s\n", what, fi_strerror(err.err));
+	return -err.err;
+}
+
 /*
  * Waits for the next receive completion (send completions are counted on
  * the way). @return the received length with its receive's slot, -FI_EAGAIN
@@ -167,20 +179,14 @@ static ssize_t
 fab_wait_rx(uint64_t timeout, int *slot)
 {
 	struct fi_cq_msg_entry e[8];
-	struct fi_cq_err_entry err;
 	uint64_t t0 = timeout != 0 ? rte_rdtsc() : 0;
 	ssize_t n, i, len = -FI_EAGAIN;
 	uint32_t polls = 0;
 
 	for (;;) {
 		n = fi_cq_read(fab.cq, e, 8);
-		if (n == -FI_EAVAIL) {
-			memset(&err, 0, sizeof(err));
-			fi_cq_readerr(fab.cq, &err, 0);
-			fprintf(stderr, "fi_dpdk_pingpong: completion error: %s\n",
-				fi_strerror(err.err));
-			return -err.err;
-		}
+		if (n == -FI_EAVAIL)
+			return fab_report_error("completion error");
 		for (i = 0; i < n; i++) {
 			if (e[i].flags & FI_RECV) {
 				len = (ssize_t)e[i].len;
@@ -395,8 +401,10 @@ fab_blast(size_t size, uint64_t iters, uint32_t batch)
 		n = fi_cq_read(fab.cq, e, STREAM_BATCH);
 		for (i = 0; i < n; i++)
 			in_flight -= (e[i].flags & FI_SEND) != 0;
-		if (n == -FI_EAVAIL)
-			break;
+		if (n == -FI_EAVAIL) {
+			fab_report_error("stream send");
+			return 0;	/* fewer than asked for: the stream failed */
+		}
 	}
 	return sent;
 }
@@ -423,7 +431,6 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 {
 	bool read = o->rma == PP_RMA_READ;
 	struct fi_cq_msg_entry e[STREAM_BATCH];
-	struct fi_cq_err_entry err;
 	uint64_t iters = pp_iters(o, size), sent = 0, in_flight = 0, t0, t1;
 	uint32_t polls = 0;
 	ssize_t ret, n, i;
@@ -454,9 +461,7 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 		for (i = 0; i < n; i++)
 			in_flight--;
 		if (n == -FI_EAVAIL) {
-			fi_cq_readerr(fab.cq, &err, 0);
-			fprintf(stderr, "fi_dpdk_pingpong: RMA %s: %s\n", read ? "read" : "write",
-				fi_strerror(err.err));
+			fab_report_error(read ? "RMA read" : "RMA write");
 			break;
 		}
 	}
@@ -479,6 +484,7 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 {
 	const char *mode = fab.reliable ? "rdm" : "dgram";
 	unsigned int s, n = 0;
+	uint64_t sent;
 	size_t size;
 	int k, nb_rx = 0;
 
@@ -524,9 +530,9 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			stream_bufs = NULL;
 			continue;
 		}
-		if (pp_stream_result(ctrl, fab_blast(size, pp_iters(o, size), RTE_MAX(o->batch, 1u)),
-				     fab_drain, mode,
-				     size, &res[n]) != 0)
+		sent = fab_blast(size, pp_iters(o, size), RTE_MAX(o->batch, 1u));
+		if (pp_stream_result(ctrl, sent, fab_drain, mode, size, &res[n]) != 0 ||
+		    sent < pp_iters(o, size))
 			return -1;
 		n++;
 	}

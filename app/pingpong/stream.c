@@ -54,6 +54,10 @@ pp_stream_serve(int ctrl, uint64_t iters, pp_stream_poll_t poll, void *arg)
 						    now - last > hz * IDLE_MS / 1000)))
 			break;
 	}
+	/* progress goes on until the sender reports: what came last is acknowledged
+	 * only by this side's progress, and the sender waits for that */
+	while (done_at == 0 && !pp_ctrl_pending(ctrl))
+		poll(arg, &b);
 	if (done_at == 0 && pp_ctrl_recv(ctrl, &sent, sizeof(sent)) != sizeof(sent))
 		return -1;
 	rep.msgs = got;
