@@ -12,12 +12,13 @@
 # their range.
 #
 # usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-R rounds] [-c] [-s]
-#                    [-b batch] [-o write|read] [mode ...]
+#                    [-b batch] [-o write|read] [-j file.json] [mode ...]
 #   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's);
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
+#   -j writes the medians of each mode and size as JSON, for scripts/plot.py
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,7 +32,8 @@ verify=
 stream=
 rma=
 batch=
-while getopts "w:S:I:R:csb:o:" op; do
+json=
+while getopts "w:S:I:R:csb:o:j:" op; do
 	case $op in
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
@@ -41,6 +43,7 @@ while getopts "w:S:I:R:csb:o:" op; do
 	s) stream=--stream ;;
 	b) batch="--batch $OPTARG" stream=--stream ;;
 	o) rma="-o $OPTARG" stream=--stream ;;
+	j) json=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -83,10 +86,10 @@ for round in $(seq 1 "$rounds"); do
 done
 [ $status -eq 0 ] || exit 1
 
-python3 - "$wire" "$tmp" "$stream" "$rounds" raw "${modes[@]}" <<'PY'
+python3 - "$wire" "$tmp" "$stream" "$rounds" "$json" raw "${modes[@]}" <<'PY'
 import json, statistics, sys
-wire, tmp, stream, rounds, modes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
-    sys.argv[5:]
+wire, tmp, stream, rounds, out, modes = sys.argv[1], sys.argv[2], sys.argv[3], \
+    int(sys.argv[4]), sys.argv[5], sys.argv[6:]
 def load(mode, rnd):
     # keyed by (row mode, size): an rdm run with -o has message and RMA rows
     text = open("%s/%s.%d.json" % (tmp, mode, rnd)).read()
@@ -111,6 +114,11 @@ def fmt(vals, pct=False):
     return "%.2fx (%.2f-%.2f)" % (mid, min(vals), max(vals))
 def total(m, key):
     return sum(results[m][k][key]["iters"] for k in range(rounds))
+if out:
+    with open(out, "w") as f:
+        json.dump([{"mode": key[0], "size": key[1], "stream": bool(stream),
+                    **{x: med(m, key, x) for x in ("median_us", "mmsg_s", "mbyte_s")}}
+                   for m in modes for key in results[m][0]], f, indent=1)
 if stream:
     print("one-way stream over %s, %d rounds; medians of the rounds; vs raw: bandwidth as a "
           "share of raw frames' at the same size in the same round (range)" % (wire, rounds))

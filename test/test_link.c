@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_ethdev.h>
+
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
@@ -244,6 +246,29 @@ test_error_waits_for_room(void)
 	side_close(&s);
 }
 
+/* Progresses a and b until the links of ports pa and pb are up, at most 5 s
+ * (a memif handshake is slow on a loaded machine). @return whether they are. */
+static bool
+links_up(struct side *a, struct side *b, const char *pa, const char *pb)
+{
+	struct rte_eth_link la, lb;
+	struct timespec t0;
+	uint16_t ia, ib;
+
+	if (rte_eth_dev_get_port_by_name(pa, &ia) != 0 ||
+	    rte_eth_dev_get_port_by_name(pb, &ib) != 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		fi_cq_read(a->cq, NULL, 0);
+		fi_cq_read(b->cq, NULL, 0);
+		if (rte_eth_link_get_nowait(ia, &la) == 0 && la.link_status == RTE_ETH_LINK_UP &&
+		    rte_eth_link_get_nowait(ib, &lb) == 0 && lb.link_status == RTE_ETH_LINK_UP)
+			return true;
+	} while (test_ms_since(&t0) < 5000);
+	return false;
+}
+
 /* The link is up, but nobody answers ARP for the peer: its operations wait
  * behind ARP, and fail at the deadline as for a silent peer. */
 static void
@@ -264,6 +289,7 @@ test_unanswered_arp(void)
 	/* memif0 up first, so that memif1 connects at its start */
 	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif1", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_FATAL(links_up(&a, &b, "net_memif0", "net_memif1"));
 	CU_ASSERT_EQUAL_FATAL(fi_av_insertsvc(b.av, "169.254.9.9", "5000", &nobody, 0, NULL), 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL(fi_send(b.ep, buf, sizeof(buf), NULL, nobody, &ctx), 0);

@@ -38,7 +38,7 @@
 /* How long a restart waits for the EAL interrupt thread to stand still, and
  * how long that thread waits for the restart at most. */
 #define PARK_WAIT_MS		100
-#define PARK_HOLD_MS		1000
+#define PARK_HOLD_MS		5000
 
 /* The EAL interrupt thread held still while a port restarts (rt->intr_park). */
 enum intr_park {
@@ -47,6 +47,7 @@ enum intr_park {
 	PARK_HELD,		/* the thread waits in the alarm */
 	PARK_RELEASED,		/* the restart is over: the thread goes on */
 	PARK_GIVEN_UP,		/* the restart did not wait for the thread */
+	PARK_ABANDONED,		/* the thread went on before the restart was over */
 };
 
 struct dfi_queue_conf dfi_queue_conf = {
@@ -315,6 +316,15 @@ intr_park(void *arg)
 	while (__atomic_load_n(&rt->intr_park, __ATOMIC_ACQUIRE) == PARK_HELD &&
 	       rte_get_timer_cycles() < end)
 		rte_pause();
+	asked = PARK_HELD;
+	if (__atomic_compare_exchange_n(&rt->intr_park, &asked, PARK_ABANDONED, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* the restart's release makes it idle again, so that a later
+		 * restart may hold the thread */
+		NET_LOG(WARNING, "a port restart held the EAL interrupt thread over %u ms",
+			PARK_HOLD_MS);
+		return;
+	}
 	__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
 }
 
@@ -353,7 +363,12 @@ intr_hold(struct dfi_port_rt *rt)
 static void
 intr_release(struct dfi_port_rt *rt)
 {
-	__atomic_store_n(&rt->intr_park, PARK_RELEASED, __ATOMIC_RELEASE);
+	uint32_t held = PARK_HELD;
+
+	/* a thread that stopped waiting (PARK_ABANDONED) reads no release */
+	if (!__atomic_compare_exchange_n(&rt->intr_park, &held, PARK_RELEASED, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
 }
 
 /*

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# The provider against Debian's own, in one run: Debian's unmodified
+# fi_pingpong -e rdm -m tagged for dpdk (two processes joined by memif) and
+# for shm, tcp and udp;ofi_rxd on loopback, each side pinned to a core of its
+# own as the dpdk sides are. The providers take turns size by size, in
+# rounds (this VM changes speed every few minutes); the table gives each
+# one's median usec/xfer over the rounds and its ratio to dpdk's, taken
+# round by round (median, range).
+#
+# usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [provider ...]
+#   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m);
+#   providers: default dpdk shm tcp "udp;ofi_rxd" (dpdk always first);
+#   -j writes the medians as JSON, for scripts/plot.py
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/test/harness.sh"
+
+sizes=64,4k,64k,1m
+rounds=3
+json=
+while getopts "S:R:j:" op; do
+	case $op in
+	S) sizes=$OPTARG ;;
+	R) rounds=$OPTARG ;;
+	j) json=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+provs=(dpdk "$@")
+[ $# -eq 0 ] && provs=(dpdk shm tcp "udp;ofi_rxd")
+
+command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)" >&2; exit 1; }
+export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
+[ -e "$FI_PROVIDER_PATH/libdpdk-fi.so" ] || { echo "build first: no libdpdk-fi.so in $FI_PROVIDER_PATH" >&2; exit 1; }
+wire_setup memif || exit 1
+wire_mktemp || exit 1
+tmp=$WIRE_TMP
+
+# bytes SIZE: 4k -> 4096
+bytes() {
+	local n=${1%[kKmM]}
+	case $1 in
+	*[kK]) echo $((n * 1024)) ;;
+	*[mM]) echo $((n * 1048576)) ;;
+	*) echo "$n" ;;
+	esac
+}
+
+# iterations for a size: about the same time per run, at least 200
+iters_for() {
+	local b=$1 n=$((4000000 / ($1 + 4096) * 10))
+	[ "$b" -le 4096 ] && n=20000
+	[ "$n" -lt 200 ] && n=200
+	echo "$n"
+}
+
+core_s=0 core_c=1
+[ "$(nproc)" -lt 2 ] && core_c=0
+status=0
+# one PROVIDER SIZE ROUND: a pair's client output in $tmp/PROVIDER-index.SIZE.ROUND
+one() {
+	local prov=$1 size=$2 round=$3 idx=$4 port=$((47800 + RANDOM % 100))
+	local args=(-p "$prov" -e rdm -m tagged -S "$size" -I "$(iters_for "$size")")
+	local out=$tmp/$idx.$size.$round
+	if [ "$prov" = dpdk ]; then
+		WIRE_LISTEN_PORT=$port wire_pair 120 "$out.s" "$out.c" \
+			::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \
+			::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong "${args[@]}" \
+			-P "$port" 127.0.0.1 >"$tmp/why"
+	else
+		WIRE_LISTEN_PORT=$port wire_pair 120 "$out.s" "$out.c" \
+			::: taskset -c $core_s fi_pingpong "${args[@]}" -B "$port" \
+			::: taskset -c $core_c fi_pingpong "${args[@]}" -P "$port" 127.0.0.1 >"$tmp/why"
+	fi
+	[ $? -eq 0 ] && return 0
+	echo "fi_pingpong -p $prov -S $size (round $round) failed:" >&2
+	cat "$tmp/why" >&2
+	status=1
+}
+
+IFS=, read -r -a size_list <<<"$sizes"
+for ((r = 1; r <= rounds; r++)); do
+	for s in "${size_list[@]}"; do
+		for ((p = 0; p < ${#provs[@]}; p++)); do
+			one "${provs[p]}" "$(bytes "$s")" "$r" "$p"
+		done
+	done
+done
+
+python3 - "$tmp" "$rounds" "$json" "$sizes" "${provs[@]}" <<'PY'
+import json, re, statistics, sys
+tmp, rounds, out, sizes, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], \
+    sys.argv[5:]
+mult = {"k": 1024, "m": 1048576}
+sizes = [int(s[:-1]) * mult[s[-1].lower()] if s[-1].lower() in mult else int(s)
+         for s in sizes.split(",")]
+def fig(p, size, rnd):
+    # the client's line: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
+    try:
+        for line in open("%s/%d.%d.%d.c" % (tmp, p, size, rnd)):
+            f = line.split()
+            if len(f) == 8 and f[2].startswith("="):
+                return float(f[6]), float(f[5])
+    except OSError:
+        pass
+    return None
+rows = []
+print("Debian's fi_pingpong -e rdm -m tagged, dpdk over memif, the others on loopback, %d "
+      "rounds; usec/xfer (one way: half a round trip), median of the rounds; vs dpdk: the "
+      "round's ratio, median (range); above 1: slower than dpdk" % rounds)
+print("%-12s %9s %10s %10s %20s" % ("provider", "bytes", "usec/xfer", "MB/s", "vs dpdk"))
+for size in sizes:
+    base = [fig(0, size, r) for r in range(1, rounds + 1)]
+    for p, name in enumerate(provs):
+        runs = [fig(p, size, r) for r in range(1, rounds + 1)]
+        ok = [x for x in runs if x is not None]
+        if not ok:
+            print("%-12s %9d %10s %10s %20s" % (name, size, "failed", "-", "-"))
+            continue
+        us = statistics.median(x[0] for x in ok)
+        mbs = statistics.median(x[1] for x in ok)
+        ratios = [a[0] / b[0] for a, b in zip(runs, base) if a is not None and b is not None]
+        vs = "%.2fx (%.2f-%.2f)" % (statistics.median(ratios), min(ratios), max(ratios)) \
+            if ratios and p else "-"
+        print("%-12s %9d %10.2f %10.1f %20s" % (name, size, us, mbs, vs))
+        rows.append({"provider": name, "size": size, "usec_xfer": us, "mbyte_s": mbs,
+                     "vs_dpdk": statistics.median(ratios) if ratios else None})
+if out:
+    with open(out, "w") as f:
+        json.dump(rows, f, indent=1)
+PY
+exit $status
