@@ -6,7 +6,9 @@
 # lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
-# rate of raw frames, all measured in the same run.
+# rate of raw frames; then Debian's fi_pingpong over dpdk against Debian's own
+# providers shm, tcp and udp;ofi_rxd, all measured in the same run, and a
+# picture of it all (build/main/latency-bandwidth.svg).
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -25,11 +27,22 @@ echo "== progress and nic of each domain (fi_info -p dpdk -v)"
 FI_DPDK_EAL_ARGS="$eal" fi_info -p dpdk -v |
 	grep -E '^    fi_domain_attr:|^        name: net|_progress:|^    nic:|driver:|state:|speed:|address: [0-9A-F]'
 echo
+out=$top/build/main
+mkdir -p "$out"
 echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_EP_RDM"
-"$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400 -I 100000 dgram rdm
+"$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400,4096,8192 -I 100000 \
+	-j "$out/pingpong.json" dgram rdm
 echo
 echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA writes"
-"$top/scripts/pingpong.sh" -w memif -o write -S 64,65536,1048576 rdm
+"$top/scripts/pingpong.sh" -w memif -o write -S 64,1024,8192,65536,1048576 \
+	-j "$out/stream.json" rdm
 echo
 echo "== the same with RMA reads"
 "$top/scripts/pingpong.sh" -w memif -o read -S 65536,1048576 rdm
+echo
+echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd"
+"$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json"
+echo
+python3 "$top/scripts/plot.py" "$out/latency-bandwidth.svg" --pingpong "$out/pingpong.json" \
+	--stream "$out/stream.json" --peers "$out/peers.json"
+echo "== the picture: $out/latency-bandwidth.svg (latency and bandwidth against size)"
