@@ -31,8 +31,11 @@ while getopts "S:R:j:" op; do
 	esac
 done
 shift $((OPTIND - 1))
-provs=(dpdk "$@")
-[ $# -eq 0 ] && provs=(dpdk shm tcp "udp;ofi_rxd")
+[ $# -eq 0 ] && set -- shm tcp "udp;ofi_rxd"
+provs=(dpdk)
+for p in "$@"; do
+	[ "$p" != dpdk ] && provs+=("$p")
+done
 
 command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
