@@ -32,6 +32,7 @@ pp_stats_compute(struct pp_result *r, uint64_t *rtt, uint32_t iters, uint64_t to
 	double us_per_cycle = 1e6 / (double)hz, seconds = (double)total_cycles / (double)hz;
 
 	qsort(rtt, iters, sizeof(*rtt), cmp_u64);
+	r->stream = false;	/* round trips (the caller's result is not zeroed) */
 	r->iters = iters;
 	r->min_us = (double)rtt[0] * us_per_cycle;
 	r->median_us = pct(rtt, iters, 0.5, us_per_cycle);
