@@ -26,6 +26,18 @@ as_root() {
 }
 as_root "$@"
 
+# dpdk_rundir_undo_on_exit: runs with DPDK's default --file-prefix make
+# /var/run/dpdk/rte (EAL creates its runtime directory even under
+# --no-shconf); on exit, takes away what the script made of it (empty
+# directories only). Sets the script's EXIT trap.
+dpdk_rundir_undo_on_exit() {
+	local made=/var/run/dpdk/rte
+	[ -d "$made" ] && return 0
+	[ -d /var/run/dpdk ] || made="$made /var/run/dpdk"
+	# shellcheck disable=SC2064
+	trap "rmdir $made 2>/dev/null" EXIT
+}
+
 DEB_PACKAGES=(
 	build-essential
 	debhelper

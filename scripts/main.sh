@@ -15,6 +15,7 @@ set -eu
 
 install_deps
 build build
+dpdk_rundir_undo_on_exit
 
 export FI_PROVIDER_PATH=$top/build
 eal="--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"

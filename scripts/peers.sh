@@ -65,7 +65,7 @@ iters_for() {
 core_s=0 core_c=1
 [ "$(nproc)" -lt 2 ] && core_c=0
 status=0
-# one PROVIDER SIZE ROUND: a pair's client output in $tmp/PROVIDER-index.SIZE.ROUND
+# one PROVIDER BYTES ROUND INDEX: a pair, the client's output in $tmp/INDEX.BYTES.ROUND.c
 one() {
 	local prov=$1 size=$2 round=$3 idx=$4 port=$((47800 + RANDOM % 100))
 	local args=(-p "$prov" -e rdm -m tagged -S "$size" -I "$(iters_for "$size")")
@@ -87,21 +87,22 @@ one() {
 }
 
 IFS=, read -r -a size_list <<<"$sizes"
+byte_list=()
+for s in "${size_list[@]}"; do
+	byte_list+=("$(bytes "$s")")
+done
 for ((r = 1; r <= rounds; r++)); do
-	for s in "${size_list[@]}"; do
+	for b in "${byte_list[@]}"; do
 		for ((p = 0; p < ${#provs[@]}; p++)); do
-			one "${provs[p]}" "$(bytes "$s")" "$r" "$p"
+			one "${provs[p]}" "$b" "$r" "$p"
 		done
 	done
 done
 
-python3 - "$tmp" "$rounds" "$json" "$sizes" "${provs[@]}" <<'PY'
-import json, re, statistics, sys
-tmp, rounds, out, sizes, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], \
-    sys.argv[5:]
-mult = {"k": 1024, "m": 1048576}
-sizes = [int(s[:-1]) * mult[s[-1].lower()] if s[-1].lower() in mult else int(s)
-         for s in sizes.split(",")]
+python3 - "$tmp" "$rounds" "$json" "$(IFS=,; echo "${byte_list[*]}")" "${provs[@]}" <<'PY'
+import json, statistics, sys
+tmp, rounds, out, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
+sizes = [int(b) for b in sys.argv[4].split(",")]
 def fig(p, size, rnd):
     # the client's line: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
     try:

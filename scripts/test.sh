@@ -16,13 +16,7 @@ build build || exit 1
 build build-asan -Db_sanitize=address -Db_lundef=false || exit 1
 
 cd "$top" || exit 1
-# Runs with DPDK's default --file-prefix make /var/run/dpdk/rte (EAL creates its
-# runtime directory even under --no-shconf); take it away again if the suite made it.
-if [ ! -d /var/run/dpdk/rte ]; then
-	made=/var/run/dpdk/rte
-	[ -d /var/run/dpdk ] || made="$made /var/run/dpdk"
-	trap "rmdir $made 2>/dev/null" EXIT
-fi
+dpdk_rundir_undo_on_exit
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite bench --print-errorlogs --logbase tests
 echo "== benchmarks (figures, not pass/fail on speed; ${SECONDS} s since start)"

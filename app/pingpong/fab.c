@@ -388,7 +388,7 @@ fab_blast(size_t size, uint64_t iters, uint32_t batch)
 
 	while (sent < iters || in_flight > 0) {
 		ret = -FI_EAGAIN;
-		if (sent < iters && (inject && batch <= 1 ? true : in_flight < max)) {
+		if (sent < iters && ((inject && batch <= 1) || in_flight < max)) {
 			ret = fab_post(size, sent, batch, inject, &comp);
 			if (ret == 0) {
 				sent++;

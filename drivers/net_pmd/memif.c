@@ -2,7 +2,8 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* net_memif ports: their role, read from their device arguments. */
+/* net_memif ports: their role and ring buffer size, read from their device
+ * arguments, and a client's start that keeps memif's refusals quiet. */
 
 #include <stdlib.h>
 #include <string.h>

@@ -211,6 +211,21 @@ port_configure(struct dfi_port *port)
 	return 0;
 }
 
+/* The restarts of a memif client while its link is down (port_restart()):
+ * the first waits DFI_REVIVE_MIN_MS, each next one twice as long. */
+static uint64_t
+revive_min(void)
+{
+	return rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
+}
+
+static void
+revive_rearm(struct dfi_port_rt *rt)
+{
+	rt->revive_wait = revive_min();
+	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
+}
+
 /* The link went up or down: what was meant for the old one goes. */
 static void
 link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
@@ -232,8 +247,7 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 	}
 	__atomic_fetch_add(&rt->stats.tx_link_down, dropped, __ATOMIC_RELAXED);
 	/* the next outage is fought from the shortest wait again */
-	rt->revive_wait = rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
-	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
+	revive_rearm(rt);
 	if (up)
 		NET_LOG(NOTICE, "%s: link up, %u Mbps; neighbours forgotten, %u frames "
 			"waiting for ARP dropped", port->name, link->link_speed, dropped);
@@ -387,7 +401,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 	int ret;
 
 	if (!intr_hold(rt)) {
-		rt->revive_tsc = now + rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
+		rt->revive_tsc = now + revive_min();
 		return;
 	}
 	if (rt->locked) {
@@ -407,7 +421,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 	NET_LOG(DEBUG, "%s: restarted to connect again (%s); next try in %" PRIu64 " ms",
 		port->name, ret == 0 ? "the PMD started" : rte_strerror(-ret),
 		rt->revive_wait * 2000 / rte_get_timer_hz());
-	if (rt->revive_wait == rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS)
+	if (rt->revive_wait == revive_min())
 		NET_LOG(NOTICE, "%s: link down: the port is restarted to connect again, every "
 			"%u ms at first and every %u ms at most, until it is up", port->name,
 			DFI_REVIVE_MIN_MS, DFI_REVIVE_MAX_MS);
@@ -501,8 +515,7 @@ dfi_port_start(struct dfi_port *port)
 	rt->started = true;
 	rt->ever_started = true;
 	rt->users = 1;
-	rt->revive_wait = rte_get_timer_hz() / 1000 * DFI_REVIVE_MIN_MS;
-	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
+	revive_rearm(rt);
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	rt->next_check_tsc = rte_get_timer_cycles();
 	/* for the kernel's view of the interface: a PMD's may not follow it */

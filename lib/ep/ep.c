@@ -297,7 +297,7 @@ ep_enable(struct dfi_ep *ep)
 	if (ret != 0)
 		return ret;
 	ret = ep->type_ops->enable(ep);
-	if (ret == 0)
+	if (ret == 0 && ep->type_ops->rescue != NULL)
 		ret = dfi_watchdog_add(ep->domain, ep);
 	if (ret != 0) {
 		dfi_port_stop(ep->sink.port);

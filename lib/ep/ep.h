@@ -114,6 +114,14 @@ dfi_ep_progress(struct dfi_ep *ep)
 		ep->type_ops->progress(ep);
 }
 
+/** The domain's watchdog looks at an endpoint; the domain lock is held. */
+static inline void
+dfi_ep_rescue(struct dfi_ep *ep)
+{
+	if (ep->enabled && ep->type_ops->rescue != NULL)
+		ep->type_ops->rescue(ep);
+}
+
 /** The endpoint's own address, in its domain's format. */
 void dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a);
 

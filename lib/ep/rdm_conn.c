@@ -697,7 +697,7 @@ pto_cap(const struct dfi_rdm *r, const struct rdm_peer *p)
 
 	if (p->unanswered >= IDLE_PROBES)
 		cap = RTE_MAX(cap, r->idle_probe);
-	return RTE_MIN(cap, r->hz / 1000000 * PTO_MAX_US);
+	return RTE_MIN(cap, r->pto_max);
 }
 
 static uint64_t
@@ -1498,6 +1498,7 @@ rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r)
 		return -FI_ENOMEM;
 	r->pto_init = param_us(r, PTO_INIT_US);
 	r->idle_probe = param_us(r, IDLE_PROBE_US);
+	r->pto_max = param_us(r, PTO_MAX_US);
 	RTE_SET_USED(ep);
 	return 0;
 }

@@ -65,6 +65,15 @@ dfi_progress_run(struct dfi_progress *p)
 }
 
 void
+dfi_progress_rescue(struct dfi_progress *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nb_eps; i++)
+		dfi_ep_rescue(p->eps[i]);
+}
+
+void
 dfi_progress_fini(struct dfi_progress *p)
 {
 	free(p->eps);

@@ -31,6 +31,9 @@ bool dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct 
 /** Progresses every endpoint; the domain lock is held. */
 void dfi_progress_run(struct dfi_progress *p);
 
+/** The watchdog's look at every endpoint (see watchdog.h); the domain lock is held. */
+void dfi_progress_rescue(struct dfi_progress *p);
+
 void dfi_progress_fini(struct dfi_progress *p);
 
 #endif /* _DFI_PROGRESS_H_ */

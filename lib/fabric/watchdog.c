@@ -12,7 +12,6 @@
 
 #include "dfi.h"
 #include "domain.h"
-#include "ep.h"
 #include "watchdog.h"
 
 static void *
@@ -21,19 +20,13 @@ watchdog_main(void *arg)
 	struct dfi_domain *domain = arg;
 	struct dfi_watchdog *w = &domain->watchdog;
 	struct timespec nap = { .tv_nsec = DFI_WATCHDOG_US * 1000L };
-	struct dfi_ep *ep;
-	uint32_t i;
 
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&nap, NULL);
 		/* the application holds it: it is progressing, or about to */
 		if (!rte_spinlock_trylock(&domain->lock))
 			continue;
-		for (i = 0; i < w->eps.nb_eps; i++) {
-			ep = w->eps.eps[i];
-			if (ep->enabled && ep->type_ops->rescue != NULL)
-				ep->type_ops->rescue(ep);
-		}
+		dfi_progress_rescue(&w->eps);
 		rte_spinlock_unlock(&domain->lock);
 	}
 	return NULL;
@@ -45,7 +38,7 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 	struct dfi_watchdog *w = &domain->watchdog;
 	int ret;
 
-	if (!domain->locked || ep->type_ops->rescue == NULL)
+	if (!domain->locked)
 		return 0;
 	ret = dfi_progress_add(&w->eps, domain, ep);
 	if (ret < 0)

@@ -38,8 +38,9 @@ struct dfi_watchdog {
 };
 
 /**
- * Puts an enabled endpoint in its domain's care, starting the thread with
- * the first one. Nothing is done for FI_THREAD_DOMAIN domains.
+ * Puts an enabled endpoint whose type has a rescue in its domain's care,
+ * starting the thread with the first one. Nothing is done for
+ * FI_THREAD_DOMAIN domains.
  *
  * @return 0, or -FI_ENOMEM / -FI_EAGAIN when no thread could be started.
  */
