@@ -464,6 +464,50 @@ test_cancel_and_truncation(void)
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
 }
 
+/*
+ * Receives leave the posted list from anywhere (a cancel, a tagged match of
+ * the middle one), and the rest still match in posting order.
+ */
+static void
+test_posted_order(void)
+{
+	struct fi_context r[5], s[3];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	uint8_t bufs[5][16];
+	int i;
+
+	memset(bufs, 0, sizeof(bufs));
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, bufs[i], 16, NULL, FI_ADDR_UNSPEC, &r[i]), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, bufs[4], 16, NULL, FI_ADDR_UNSPEC, 7, 0, &r[4]), 0);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r[1]), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ECANCELED && err.op_context == &r[1]);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r[3]), 0);	/* the last one */
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ECANCELED && err.op_context == &r[3]);
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r[1]), -FI_ENOENT);
+	/* a receive posted after the cancels goes behind the ones left */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, bufs[3], 16, NULL, FI_ADDR_UNSPEC, &r[3]), 0);
+	for (i = 0; i < 3; i++) {
+		out[i] = (uint8_t)(0xa0 + i);
+		CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, &out[i], 1, NULL, b.addr, &s[i]), 0);
+		CU_ASSERT_EQUAL(wait_ctx(&a, &s[i], &e, NULL), 1);
+	}
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r[0], &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r[2], &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r[3], &e, NULL), 1);
+	CU_ASSERT(bufs[0][0] == 0xa0 && bufs[2][0] == 0xa1 && bufs[3][0] == 0xa2 &&
+		  bufs[1][0] == 0);
+	/* the tagged list was untouched: its receive takes a tagged message */
+	out[3] = 0xb7;
+	CU_ASSERT_EQUAL_FATAL(fi_tsend(a.ep, &out[3], 1, NULL, b.addr, 7, &s[0]), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s[0], &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r[4], &e, NULL), 1);
+	CU_ASSERT(bufs[4][0] == 0xb7);
+}
+
 static void
 test_zero_length(void)
 {
@@ -683,6 +727,7 @@ static CU_TestInfo rdm_tests[] = {
 	{ "delivery, transmit and inject complete", test_completion_semantics },
 	{ "FI_MULTI_RECV", test_multi_recv },
 	{ "cancel and truncation", test_cancel_and_truncation },
+	{ "posted receives keep their order", test_posted_order },
 	{ "zero-length messages, NULL iov", test_zero_length },
 	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
 	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },

@@ -271,7 +271,7 @@ rdm_queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_
 
 /* -- posted receives -- */
 
-static struct rdm_rx **
+static struct rdm_rx_list *
 posted_list(struct dfi_rdm *r, bool tagged)
 {
 	return tagged ? &r->posted_tag : &r->posted_msg;
@@ -288,25 +288,15 @@ rx_accepts(struct dfi_ep *ep, const struct rdm_rx *rx, struct rdm_peer *p, uint6
 static void
 posted_unlink(struct dfi_rdm *r, struct rdm_rx *rx)
 {
-	struct rdm_rx **pp;
-
-	for (pp = posted_list(r, rx->tagged); *pp != NULL && *pp != rx; pp = &(*pp)->next)
-		;
-	if (*pp != NULL)
-		*pp = rx->next;
-	rx->next = NULL;
+	if (rx->posted)
+		TAILQ_REMOVE(posted_list(r, rx->tagged), rx, link);
 	rx->posted = false;
 }
 
 static void
 posted_append(struct dfi_rdm *r, struct rdm_rx *rx)
 {
-	struct rdm_rx **pp;
-
-	for (pp = posted_list(r, rx->tagged); *pp != NULL; pp = &(*pp)->next)
-		;
-	rx->next = NULL;
-	*pp = rx;
+	TAILQ_INSERT_TAIL(posted_list(r, rx->tagged), rx, link);
 	rx->posted = true;
 }
 
@@ -351,7 +341,7 @@ rx_match(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, bool tagged, 
 {
 	struct rdm_rx *rx;
 
-	for (rx = *posted_list(r, tagged); rx != NULL; rx = rx->next) {
+	TAILQ_FOREACH(rx, posted_list(r, tagged), link) {
 		if (rx_accepts(ep, rx, p, tag))
 			return rx;
 	}
@@ -931,9 +921,10 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 	if (context == NULL)
 		return -FI_ENOENT;	/* cannot be cancelled (fi_endpoint(3)) */
 	for (t = 0; t < 2 && rx == NULL; t++) {
-		for (rx = *posted_list(r, t != 0); rx != NULL && rx->context != context;
-		     rx = rx->next)
-			;
+		TAILQ_FOREACH(rx, posted_list(r, t != 0), link) {
+			if (rx->context == context)
+				break;
+		}
 	}
 	if (rx == NULL)
 		return -FI_ENOENT;
@@ -1205,6 +1196,8 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	if (r == NULL)
 		return -FI_ENOMEM;
 	ep->priv = r;
+	TAILQ_INIT(&r->posted_msg);
+	TAILQ_INIT(&r->posted_tag);
 	if (timeout_ms < 0 || pto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
 		return -FI_EINVAL;

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 #include <sys/uio.h>
 
 #include <rdma/fi_endpoint.h>
@@ -106,7 +107,8 @@ struct rdm_rma_in {
 
 /* A posted receive. */
 struct rdm_rx {
-	struct rdm_rx *next;		/* posted list, or the free list */
+	TAILQ_ENTRY(rdm_rx) link;	/* on a posted list */
+	struct rdm_rx *next;		/* the free list */
 	void *context;
 	uint64_t flags;			/* operation flags */
 	uint64_t tag;
@@ -293,8 +295,10 @@ struct dfi_rdm {
 	uint8_t *inject_bufs;		/* inject_size per op */
 	struct rdm_rx *rxs;
 	struct rdm_rx *rx_free;
-	struct rdm_rx *posted_msg;	/* posted receives, in order */
-	struct rdm_rx *posted_tag;
+	/* posted receives, in order: appended and taken out anywhere, so
+	 * neither walks the list (a stream reposts one per message) */
+	TAILQ_HEAD(rdm_rx_list, rdm_rx) posted_msg;
+	struct rdm_rx_list posted_tag;
 	struct rdm_ux *uxs;
 	struct rdm_ux *ux_free;
 	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
