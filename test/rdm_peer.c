@@ -55,7 +55,7 @@
 #include <rdma/fi_tagged.h>
 
 #include "ctrl.h"
-#include "fi_ext_dpdk.h"
+#include "ep_stats.h"
 #include "peer_util.h"
 
 #define MAX_MSG		(1 << 20)
@@ -186,11 +186,7 @@ rma_replay(uint8_t *image, uint64_t count)
 static void
 print_stats(struct peer *p, struct fi_dpdk_ep_stats *st)
 {
-	struct fi_dpdk_ep_ops *ops;
-
-	memset(st, 0, sizeof(*st));
-	if (fi_open_ops(&p->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
-	    ops->stats(p->ep, st) != 0) {
+	if (test_ep_stats(p->ep, st) != 0) {
 		peer_check(false, "%s: statistics", p->server ? "server" : "client");
 		return;
 	}
@@ -382,12 +378,8 @@ static uint64_t
 probes_sent(struct peer *p)
 {
 	struct fi_dpdk_ep_stats st;
-	struct fi_dpdk_ep_ops *ops;
 
-	if (fi_open_ops(&p->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
-	    ops->stats(p->ep, &st) != 0)
-		return 0;
-	return st.tx_probes;
+	return test_ep_stats(p->ep, &st) == 0 ? st.tx_probes : 0;
 }
 
 /* A send completed: the wait since the one before may be the longest. */

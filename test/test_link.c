@@ -46,7 +46,7 @@
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
-#include "fi_ext_dpdk.h"
+#include "ep_stats.h"
 #include "test_util.h"
 
 #define DEADLINE_MS	600
@@ -440,12 +440,8 @@ static uint64_t
 rescues(struct side *s)
 {
 	struct fi_dpdk_ep_stats st;
-	struct fi_dpdk_ep_ops *ops;
 
-	if (fi_open_ops(&s->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0 ||
-	    ops->stats(s->ep, &st) != 0)
-		return UINT64_MAX;
-	return st.progress_rescues;
+	return test_ep_stats(s->ep, &st) == 0 ? st.progress_rescues : UINT64_MAX;
 }
 
 /*

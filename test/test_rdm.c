@@ -23,7 +23,7 @@
 
 #include <rte_common.h>
 
-#include "fi_ext_dpdk.h"
+#include "ep_stats.h"
 #include "test_util.h"
 
 #define TIMEOUT_MS	3000
@@ -563,23 +563,12 @@ test_large_unexpected(void)
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
 }
 
-static int
-stats_of(struct test_node *n, struct fi_dpdk_ep_stats *st)
-{
-	struct fi_dpdk_ep_ops *ops = NULL;
-
-	memset(st, 0, sizeof(*st));
-	if (fi_open_ops(&n->ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL) != 0)
-		return -1;
-	return ops->stats(n->ep, st);
-}
-
 static uint64_t
 peers_closed(struct test_node *n)
 {
 	struct fi_dpdk_ep_stats st;
 
-	return stats_of(n, &st) == 0 ? st.peers_closed : UINT64_MAX;
+	return test_ep_stats(n->ep, &st) == 0 ? st.peers_closed : UINT64_MAX;
 }
 
 /* Message i of the bundle test: its size and tag; even ones carry CQ data. */
@@ -630,7 +619,7 @@ test_bundles(void)
 	uint64_t flags;
 	ssize_t ret;
 
-	CU_ASSERT_EQUAL_FATAL(stats_of(&a, &before), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &before), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, "first", 6, NULL, b.addr, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(wait_ctx(&a, &r, &e, NULL), 1);
 	m.addr = b.addr;
@@ -673,7 +662,7 @@ test_bundles(void)
 	CU_ASSERT_EQUAL(wait_one_for(&b, &e, NULL, &err, 50), -FI_EAGAIN);
 	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r), 0);
 	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
-	CU_ASSERT_EQUAL_FATAL(stats_of(&a, &after), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &after), 0);
 	printf("\n    %u messages in %" PRIu64 " packets; refused %" PRIu64 " times\n", BUNDLED,
 	       after.tx_pkts - before.tx_pkts, after.rnr_received - before.rnr_received);
 	/* several to a packet, and a bundle was refused midway at least once */
