@@ -285,6 +285,7 @@ rx_accepts(struct dfi_ep *ep, const struct rdm_rx *rx, struct rdm_peer *p, uint6
 	return rx->src == FI_ADDR_UNSPEC || rx->src == peer_fi_addr(ep, p);
 }
 
+/* Takes rx off its posted list, if it is on it. */
 static void
 posted_unlink(struct dfi_rdm *r, struct rdm_rx *rx)
 {
@@ -311,8 +312,7 @@ rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, s
 	if (!(rx->flags & FI_MULTI_RECV)) {
 		*off = 0;
 		*room = rx->cap;
-		if (rx->posted)
-			posted_unlink(rdm_of(ep), rx);
+		posted_unlink(rdm_of(ep), rx);
 		return true;
 	}
 	if (ep->rx_cq == NULL || dfi_cq_reserve(ep->rx_cq) != 0)
@@ -321,7 +321,7 @@ rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, s
 	*room = RTE_MIN((size_t)len, rx->cap - rx->used);
 	rx->used += *room;
 	rx->busy++;
-	if (rx->cap - rx->used < ep->min_multi_recv && rx->posted)
+	if (rx->cap - rx->used < ep->min_multi_recv)
 		posted_unlink(rdm_of(ep), rx);
 	return true;
 }
