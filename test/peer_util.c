@@ -133,8 +133,8 @@ accept_progressing(struct peer *p, uint16_t port)
 	return fd;
 }
 
-static int
-swap_names(struct peer *p)
+int
+peer_swap(struct peer *p)
 {
 	char name[64];
 	size_t len = sizeof(name);
@@ -172,6 +172,8 @@ peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t 
 	}
 	p->host = host;
 	p->port = port;
+	p->type = type;
+	p->caps = caps;
 	/* each side starts its port at once, as a launcher starts its ranks: the
 	 * provider connects the wire whichever side comes first */
 	if (open_fabric(p, type, caps) != 0)
@@ -180,7 +182,7 @@ peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t 
 			      pp_ctrl_connect(host, port, CTRL_WAIT_S);
 	if (p->ctrl < 0)
 		return -1;
-	return swap_names(p);
+	return peer_swap(p);
 }
 
 int
@@ -188,7 +190,7 @@ peer_reconnect(struct peer *p)
 {
 	close(p->ctrl);
 	p->ctrl = pp_ctrl_connect(p->host, p->port, CTRL_WAIT_S);
-	return p->ctrl < 0 ? -1 : swap_names(p);
+	return p->ctrl < 0 ? -1 : peer_swap(p);
 }
 
 int
@@ -255,6 +257,15 @@ close_fabric(struct peer *p)
 	p->domain = NULL;
 	p->fabric = NULL;
 	p->info = NULL;
+}
+
+int
+peer_reopen(struct peer *p)
+{
+	close_fabric(p);
+	if (open_fabric(p, p->type, p->caps) != 0)
+		return -1;
+	return peer_swap(p);
 }
 
 int

@@ -42,6 +42,8 @@ struct peer {
 	bool server;
 	const char *host;	/* the server's, for the control connection */
 	uint16_t port;
+	enum fi_ep_type type;	/* what peer_open() opened */
+	uint64_t caps;
 };
 
 /** Prints "ok N - what" or "not ok N - what" and counts failures. */
@@ -64,6 +66,19 @@ int peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint6
  * address, and swaps names with it. @return 0 or -1.
  */
 int peer_reconnect(struct peer *p);
+
+/**
+ * Sends this side's endpoint name over the control connection and reads the
+ * other side's (not inserted). @return 0 or -1.
+ */
+int peer_swap(struct peer *p);
+
+/**
+ * Closes this side's endpoint and everything under it down to the fabric,
+ * opens them again as peer_open() did (a new endpoint on the same port), and
+ * swaps names with the other side (peer_swap). @return 0 or -1.
+ */
+int peer_reopen(struct peer *p);
 
 /** Inserts the other side's name into the AV (peer_addr). @return 0 or -1. */
 int peer_insert(struct peer *p);

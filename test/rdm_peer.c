@@ -27,6 +27,9 @@
  *   turn, one at a time; the server checks each and sends it back, and the
  *   client checks the echo. The start-order tests run it right after both
  *   processes start, in either order, before the link may be up.
+ * clients: the pingpong, for -k clients (10) that the client process opens
+ *   one after another on its port (endpoint, domain and fabric each time);
+ *   the server's one endpoint must serve each of them.
  * rma: the server registers a region between canaries under a well-known
  *   key; the client runs count RMA writes and reads (1 B to 128 KiB, RMA_SLOTS
  *   in flight, each in its own slice) whose places and bytes follow from the
@@ -35,8 +38,8 @@
  *   the plan and checks the region and its canaries byte for byte.
  *
  * usage: rdm_peer server|client [host] [-P ctrl_port]
- *                 [-m stream|sleep|death|restart|pingpong|rma]
- *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size] [-b]
+ *                 [-m stream|sleep|death|restart|pingpong|clients|rma]
+ *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size] [-b] [-k clients]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
  *   injected, so retransmissions must have happened; -L: the link goes down
  *   with a dead peer (memif), so its death is FI_ENETDOWN; -z: pingpong
@@ -74,9 +77,10 @@ struct opts {
 	bool link_dies;		/* the peer's death takes the link down (memif) */
 	size_t size;		/* pingpong: every message this size, 0: 1 B to 64 KiB */
 	bool batch;		/* stream: FI_MORE on all but every BATCH-th message */
+	uint64_t clients;	/* clients: endpoints the client opens in turn */
 };
 
-static struct opts o = { .mode = "stream", .count = 100000, .seed = 1 };
+static struct opts o = { .mode = "stream", .count = 100000, .seed = 1, .clients = 10 };
 
 /* -- the stream both sides know -- */
 
@@ -537,7 +541,8 @@ pingpong_wait(struct peer *p, struct fi_context *rx, struct fi_context *tx, uint
 	return len;
 }
 
-static void
+/* @return true when every round came back whole. */
+static bool
 pingpong(struct peer *p)
 {
 	const char *who = p->server ? "server" : "client";
@@ -582,6 +587,46 @@ pingpong(struct peer *p)
 		   good, seq);
 	free(rx);
 	free(tx);
+	return seq == o.count && good == o.count;
+}
+
+/*
+ * o.clients clients one after another on the client's one port, as a
+ * process that opens an endpoint, runs a ping-pong and closes it, ten
+ * times: the port must keep running under the server's poll (a memif port
+ * that stopped with its last endpoint flapped the link, and the server's
+ * PMD once crashed in its receive burst), and the server must reach each
+ * new endpoint at the same address.
+ */
+static void
+clients(struct peer *p)
+{
+	const char *who = p->server ? "server" : "client";
+	uint64_t k, served = 0;
+	char c = 0;
+
+	for (k = 0; k < o.clients; k++) {
+		if (k > 0 && p->server && fi_av_remove(p->av, &p->peer_addr, 1, 0) != 0)
+			break;
+		if (k > 0 && (p->server ? peer_swap(p) : peer_reopen(p)) != 0)
+			break;
+		if (k > 0 && peer_insert(p) != 0)
+			break;
+		served += pingpong(p);
+		/* the client's endpoint closes only once the server's last echo
+		 * is acknowledged, which needs the client's progress */
+		if (p->server) {
+			peer_tell(p, 'n');
+		} else {
+			while (!pp_ctrl_pending(p->ctrl))
+				fi_cq_read(p->cq, NULL, 0);
+			if (peer_hear(p, &c) != 0 || c != 'n')
+				break;
+		}
+	}
+	printf("# %s: %" PRIu64 " of %" PRIu64 " clients served\n", who, served, o.clients);
+	peer_check(served == o.clients, "%s: each of %" PRIu64 " clients, one endpoint after "
+		   "another on one port, ran its whole ping-pong", who, o.clients);
 }
 
 /* -- RMA -- */
@@ -834,6 +879,8 @@ main(int argc, char **argv)
 			o.link_dies = true;
 		else if (strcmp(argv[i], "-b") == 0)
 			o.batch = true;
+		else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
+			o.clients = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)
 			o.size = RTE_MIN(strtoull(argv[++i], NULL, 0), (unsigned long long)MAX_MSG);
 		else
@@ -858,6 +905,8 @@ main(int argc, char **argv)
 			serve_rma(&p);
 		else if (strcmp(o.mode, "pingpong") == 0)
 			pingpong(&p);
+		else if (strcmp(o.mode, "clients") == 0)
+			clients(&p);
 		else
 			serve(&p);
 	} else if (peer_insert(&p) != 0) {
@@ -869,6 +918,8 @@ main(int argc, char **argv)
 		drive_rma(&p);
 	} else if (strcmp(o.mode, "pingpong") == 0) {
 		pingpong(&p);
+	} else if (strcmp(o.mode, "clients") == 0) {
+		clients(&p);
 	} else {
 		drive_stream(&p);
 	}
