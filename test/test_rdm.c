@@ -288,6 +288,13 @@ test_peek_claim_discard(void)
 	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK | FI_CLAIM), 0);
 	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
 	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_CLAIM | FI_DISCARD), 0);
+	/* the discard completes, without data, as every receive request does
+	 * (fi_tagged(3)): a program waits for it */
+	e.op_context = NULL;
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), 1);
+	CU_ASSERT(e.op_context == &claim && e.len == 0 && e.tag == 0x40 &&
+		  (e.flags & (FI_RECV | FI_TAGGED)) == (FI_RECV | FI_TAGGED));
+	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_CLAIM), -FI_EINVAL);	/* gone */
 	m.context = &peek;
 	CU_ASSERT_EQUAL(fi_trecvmsg(b.ep, &m, FI_PEEK), 0);
 	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);

@@ -797,6 +797,24 @@ ux_discard(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux)
 	ux_free(r, ux);
 }
 
+/*
+ * FI_CLAIM | FI_DISCARD: the claimed message goes without its data, and the
+ * request completes (length 0) as every receive does, or a program that
+ * waits for it waits forever. Its sender's operation completes as usual.
+ */
+static ssize_t
+claim_discard(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, void *context)
+{
+	uint64_t comp_flags = ux->comp_flags, data = ux->data, tag = ux->tag;
+	fi_addr_t src = (ep->caps & FI_SOURCE) ? peer_fi_addr(ep, ux->peer) : FI_ADDR_NOTAVAIL;
+
+	if (ep->rx_cq == NULL || dfi_cq_room(ep->rx_cq) == 0)
+		return -FI_EAGAIN;
+	ux_discard(ep, r, ux);
+	dfi_cq_write(ep->rx_cq, context, FI_RECV | comp_flags, 0, NULL, data, tag, src);
+	return 0;
+}
+
 /* FI_PEEK, alone or with FI_CLAIM or FI_DISCARD. */
 static ssize_t
 rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint64_t ignore,
@@ -857,7 +875,7 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 			goto out;
 		}
 		if (flags & FI_DISCARD) {
-			ux_discard(ep, r, ux);
+			ret = claim_discard(ep, r, ux, context);
 			goto out;
 		}
 	}
