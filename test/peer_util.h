@@ -44,6 +44,7 @@ struct peer {
 	uint16_t port;
 	enum fi_ep_type type;	/* what peer_open() opened */
 	uint64_t caps;
+	uint32_t tclass;	/* -C: the endpoint's traffic class */
 };
 
 /** Prints "ok N - what" or "not ok N - what" and counts failures. */
@@ -53,7 +54,7 @@ bool peer_check(bool cond, const char *fmt, ...) __rte_format_printf(2, 3);
 int peer_failures(void);
 
 /**
- * Parses "server|client [host] [-P ctrl_port]", opens an endpoint of this
+ * Parses "server|client [host] [-P ctrl_port] [-C tclass]", opens an endpoint of this
  * type with these caps (FI_CQ_FORMAT_TAGGED CQ, send and receive counters),
  * connects the control channel, swaps endpoint names (not inserted).
  *

@@ -59,6 +59,8 @@
 
 /* The threading model of the domains side_open() opens, or as offered. */
 static enum fi_threading threading = FI_THREAD_UNSPEC;
+/* The traffic class of the endpoints side_open() opens. */
+static uint32_t side_tclass = FI_TC_UNSPEC;
 
 /* A domain on one named port, and an RDM (or DGRAM) endpoint on it. */
 struct side {
@@ -108,6 +110,8 @@ side_open_cq(struct side *s, const char *port, enum fi_ep_type type, const char 
 	ret = info_get_type(&s->info, port, type, service);
 	if (ret == 0 && threading != FI_THREAD_UNSPEC)
 		s->info->domain_attr->threading = threading;
+	if (ret == 0)
+		s->info->tx_attr->tclass = side_tclass;
 	ret = ret ? ret : fi_fabric(s->info->fabric_attr, &s->fabric, NULL);
 	ret = ret ? ret : fi_domain(s->fabric, s->info, &s->domain, NULL);
 	ret = ret ? ret : fi_av_open(s->domain, &av_attr, &s->av, NULL);
@@ -328,6 +332,84 @@ test_dgram_refused_at_once(void)
 	side_close(&s);
 }
 
+/* -- traffic classes -- */
+
+#define BULK_FRAMES	8
+
+/* Sends one datagram of a single byte what to addr; FI_MORE holds it staged. */
+static ssize_t
+send_byte(struct fid_ep *ep, char *what, fi_addr_t addr, uint64_t flags)
+{
+	struct iovec iov = { .iov_base = what, .iov_len = 1 };
+	struct fi_msg msg = { .msg_iov = &iov, .iov_count = 1, .addr = addr };
+
+	return fi_sendmsg(ep, &msg, flags);
+}
+
+/*
+ * fi_dpdk(7), traffic classes: an endpoint of an urgent class
+ * (FI_TC_LOW_LATENCY) is progressed before the other endpoints of its CQ,
+ * so the frame it staged leaves the port before the frames a bulk endpoint
+ * (FI_TC_BULK_DATA) staged before it, and arrives first.
+ */
+static void
+test_urgent_class_first(void)
+{
+	static char bulk_byte = 'b', urgent_byte = 'u';
+	char rbuf[BULK_FRAMES + 2][8], name[64];
+	struct fi_context rctx[BULK_FRAMES + 2];
+	struct fi_cq_tagged_entry e;
+	struct side rx, bulk;
+	struct fid_ep *urgent = NULL;
+	struct fi_info *info;
+	fi_addr_t to = FI_ADDR_NOTAVAIL;
+	size_t len = sizeof(name);
+	int i, got = 0, urgent_at = -1;
+	struct timespec t0;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&rx, "net_memif1", FI_EP_DGRAM, NULL), 0);
+	side_tclass = FI_TC_BULK_DATA;
+	CU_ASSERT_EQUAL_FATAL(side_open(&bulk, "net_memif0", FI_EP_DGRAM, NULL), 0);
+	side_tclass = FI_TC_UNSPEC;
+	info = fi_dupinfo(bulk.info);
+	CU_ASSERT_FATAL(info != NULL);
+	info->tx_attr->tclass = FI_TC_LOW_LATENCY;
+	CU_ASSERT_EQUAL_FATAL(fi_endpoint(bulk.domain, info, &urgent, NULL), 0);
+	fi_freeinfo(info);
+	CU_ASSERT_EQUAL_FATAL(fi_ep_bind(urgent, &bulk.av->fid, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_ep_bind(urgent, &bulk.cq->fid, FI_TRANSMIT | FI_RECV), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_enable(urgent), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&rx.ep->fid, name, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(bulk.av, name, 1, &to, 0, NULL), 1);
+	for (i = 0; i < BULK_FRAMES + 2; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_recv(rx.ep, rbuf[i], sizeof(rbuf[i]), NULL,
+					      FI_ADDR_UNSPEC, &rctx[i]), 0);
+	/* the link up and the neighbour known: one datagram goes through */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (send_byte(bulk.ep, &bulk_byte, to, 0) != 0 && test_ms_since(&t0) < 2000)
+		fi_cq_read(bulk.cq, NULL, 0);
+	while (fi_cq_read(rx.cq, &e, 1) != 1 && test_ms_since(&t0) < 2000)
+		fi_cq_read(bulk.cq, NULL, 0);
+	CU_ASSERT_FATAL(test_ms_since(&t0) < 2000);
+	/* staged: bulk's first, then the urgent one's; one progress pass sends them */
+	for (i = 0; i < BULK_FRAMES; i++)
+		CU_ASSERT_EQUAL(send_byte(bulk.ep, &bulk_byte, to, FI_MORE), 0);
+	CU_ASSERT_EQUAL(send_byte(urgent, &urgent_byte, to, FI_MORE), 0);
+	fi_cq_read(bulk.cq, NULL, 0);
+	while (got < BULK_FRAMES + 1 && test_ms_since(&t0) < 4000) {
+		if (fi_cq_read(rx.cq, &e, 1) != 1)
+			continue;
+		if (*(char *)e.buf == urgent_byte)
+			urgent_at = got;
+		got++;
+	}
+	CU_ASSERT_EQUAL(got, BULK_FRAMES + 1);
+	CU_ASSERT_EQUAL(urgent_at, 0);
+	CU_ASSERT_EQUAL(fi_close(&urgent->fid), 0);
+	side_close(&bulk);
+	side_close(&rx);
+}
+
 /* -- a link that comes up late -- */
 
 static uint8_t msgs[NB_MSGS][MSG_MAX];
@@ -534,6 +616,8 @@ static CU_TestInfo link_tests[] = {
 	{ "an inject's error waits for room in a full CQ", test_error_waits_for_room },
 	{ "a peer whose ARP nobody answers: its send fails at the deadline", test_unanswered_arp },
 	{ "a link that never comes up: a datagram is refused at once", test_dgram_refused_at_once },
+	{ "traffic classes: an urgent endpoint's staged frame leaves before a bulk one's",
+	  test_urgent_class_first },
 	{ "a memif client refused by a server not started yet: what it posted arrives",
 	  test_late_link_loses_nothing },
 	CU_TEST_INFO_NULL,

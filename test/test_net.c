@@ -20,6 +20,8 @@
  *     the change from its own polling is printed;
  *   - the neighbour cache: a data packet's source MAC never replaces a known
  *     one, ARP does;
+ *   - each traffic class's DSCP code point in the IPv4 header of what an
+ *     endpoint of that class sends, the domain's class by default;
  *   - an orderly close sends what FI_MORE staged (already reported sent);
  *     the port runs on without endpoints,
  *     and afterwards every mbuf of the port's pool is home.
@@ -472,6 +474,113 @@ test_neighbour_learning(void)
 	CU_ASSERT_EQUAL(sent_datagrams(&fake_mac, &arp), 1);
 }
 
+/* An endpoint of tclass on a domain of domain_tclass on a's port, bound to
+ * an AV of its own holding the fake peer, and a CQ: what class_send() uses. */
+struct class_ep {
+	struct fid_domain *domain;
+	struct fid_av *av;
+	struct fid_cq *cq;
+	struct fid_ep *ep;
+	fi_addr_t fake;
+};
+
+static int
+class_ep_open(struct class_ep *c, uint32_t domain_tclass, uint32_t tclass)
+{
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .size = 16 };
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(FAKE_PORT) };
+	struct fi_info *info = fi_dupinfo(td.info);
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (info == NULL)
+		return -FI_ENOMEM;
+	sin.sin_addr.s_addr = rte_cpu_to_be_32(FAKE_IP);
+	info->domain_attr->tclass = domain_tclass;
+	info->tx_attr->tclass = tclass;
+	ret = fi_domain(td.fabric, info, &c->domain, NULL);
+	ret = ret ? ret : fi_av_open(c->domain, &av_attr, &c->av, NULL);
+	ret = ret ? ret : fi_cq_open(c->domain, &cq_attr, &c->cq, NULL);
+	ret = ret ? ret : fi_endpoint(c->domain, info, &c->ep, NULL);
+	ret = ret ? ret : fi_ep_bind(c->ep, &c->av->fid, 0);
+	ret = ret ? ret : fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV);
+	ret = ret ? ret : fi_enable(c->ep);
+	if (ret == 0 && fi_av_insert(c->av, &sin, 1, &c->fake, 0, NULL) != 1)
+		ret = -FI_EINVAL;
+	fi_freeinfo(info);
+	return ret;
+}
+
+static void
+class_ep_close(struct class_ep *c)
+{
+	struct fid *fids[] = { c->ep ? &c->ep->fid : NULL, c->cq ? &c->cq->fid : NULL,
+			       c->av ? &c->av->fid : NULL,
+			       c->domain ? &c->domain->fid : NULL };
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(fids); i++) {
+		if (fids[i] != NULL)
+			CU_ASSERT_EQUAL(fi_close(fids[i]), 0);
+	}
+}
+
+/*
+ * The DSCP of one datagram an endpoint of tclass (on a domain of
+ * domain_tclass) sends to the fake peer, read off the wire; its IPv4 header
+ * checksum must hold with it. @return the DSCP, or -1.
+ */
+static int
+class_dscp(uint32_t domain_tclass, uint32_t tclass)
+{
+	struct rte_mbuf *m[8];
+	const struct rte_ipv4_hdr *ip;
+	struct class_ep c;
+	unsigned int n, i;
+	int dscp = -1;
+
+	drain_free();
+	CU_ASSERT_EQUAL_FATAL(class_ep_open(&c, domain_tclass, tclass), 0);
+	CU_ASSERT_EQUAL(fi_send(c.ep, rx_buf, PAYLOAD, NULL, c.fake, NULL), 0);
+	n = drain(m, RTE_DIM(m));
+	for (i = 0; i < n; i++) {
+		ip = rte_pktmbuf_mtod_offset(m[i], const struct rte_ipv4_hdr *,
+					     sizeof(struct rte_ether_hdr));
+		if (ip->next_proto_id != IPPROTO_UDP)
+			continue;
+		CU_ASSERT_EQUAL(rte_raw_cksum(ip, sizeof(*ip)), 0xffff);	/* holds */
+		CU_ASSERT_EQUAL(ip->type_of_service & 3, 0);	/* no ECN */
+		dscp = ip->type_of_service >> 2;
+	}
+	rte_pktmbuf_free_bulk(m, n);
+	CU_ASSERT_EQUAL(n, 1);
+	class_ep_close(&c);
+	return dscp;
+}
+
+/*
+ * fi_endpoint(3) traffic classes on the wire: each label's DSCP code point
+ * (fi_dpdk(7)), a DSCP value as set, and the domain's class for an endpoint
+ * that names none.
+ */
+static void
+test_traffic_class_dscp(void)
+{
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_UNSPEC), 0);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_BEST_EFFORT), 0);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_LOW_LATENCY), 46);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_DEDICATED_ACCESS), 34);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_BULK_DATA), 10);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_SCAVENGER), 8);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, FI_TC_NETWORK_CTRL), 48);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, fi_tc_dscp_set(26)), 26);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_UNSPEC, fi_tc_dscp_set(63)), 63);
+	/* the domain's class, unless the endpoint names its own */
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_BULK_DATA, FI_TC_UNSPEC), 10);
+	CU_ASSERT_EQUAL(class_dscp(FI_TC_BULK_DATA, FI_TC_LOW_LATENCY), 46);
+}
+
 static void
 test_link_down_and_up(void)
 {
@@ -555,6 +664,7 @@ static CU_TestInfo net_tests[] = {
 	{ "receive checksum flags: NONE and GOOD pass, BAD fails", test_rx_checksum_flags },
 	{ "neighbours: data packets add, only ARP replaces",
 	  test_neighbour_learning },
+	{ "traffic classes: the DSCP of each in the IPv4 header", test_traffic_class_dscp },
 	{ "link down: staged frames dropped, sends refused; up: resumed",
 	  test_link_down_and_up },
 	{ "close: staged frames sent, every mbuf home", test_close_sends_staged_and_returns_mbufs },

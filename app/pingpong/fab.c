@@ -82,6 +82,7 @@ fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 	hints->caps = FI_MSG | (o->rma != PP_RMA_NONE ? FI_RMA : 0);
 	hints->mode = FI_CONTEXT;
 	hints->domain_attr->threading = FI_THREAD_DOMAIN;
+	hints->tx_attr->tclass = o->tclass;
 	hints->fabric_attr->prov_name = strdup("dpdk");
 	if (o->domain != NULL)
 		hints->domain_attr->name = strdup(o->domain);

@@ -28,6 +28,7 @@
 #include "provider_path.h"
 #include "ctrl.h"
 #include "pingpong.h"
+#include "tclass.h"
 
 
 uint32_t
@@ -120,6 +121,8 @@ usage(const char *prog)
 		"                 but the last (the provider may carry several a packet)\n"
 		"  -o write|read  RDM streams: RMA writes or reads of each size too,\n"
 		"                 measured by the initiator next to the messages\n"
+		"  --tclass C     the endpoint's traffic class (fi_endpoint(3)):\n"
+		"                 " APP_TCLASS_NAMES "\n"
 		"  --json         results as JSON\n", prog);
 }
 
@@ -131,6 +134,7 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "stream", no_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "tclass", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int op;
@@ -195,6 +199,10 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 			break;
 		case 'b':
 			o->batch = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			if (app_tclass_parse(optarg, &o->tclass) != 0)
+				return -1;
 			break;
 		default:
 			return -1;

@@ -45,6 +45,7 @@ struct pp_opts {
 	uint32_t batch;			/* --batch: streams post this many with FI_MORE */
 	enum pp_rma rma;		/* -o: RMA streams next to the message streams */
 	const char *domain;		/* DPDK port name */
+	uint32_t tclass;		/* --tclass: the endpoint's traffic class */
 };
 
 /* A mode: set up (before the control connection), run, tear down. */

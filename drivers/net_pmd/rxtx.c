@@ -594,6 +594,7 @@ route_fill(const struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_a
 	if (encap == DFI_ENCAP_UDP) {
 		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 		ip->version_ihl = IPV4_VHL;
+		ip->type_of_service = sink->tos;
 		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 		ip->time_to_live = IPV4_TTL;
 		ip->next_proto_id = IPPROTO_UDP;

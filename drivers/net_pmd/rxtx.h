@@ -79,6 +79,7 @@ struct dfi_sink {
 	uint16_t queue;			/* dedicated queue pair, or 0: the shared one */
 	uint32_t active;		/* receives while 1 */
 	uint8_t no_sw_udp_cksum;	/* its packets carry a CRC: no UDP checksum in software */
+	uint8_t tos;			/* IPv4 type of service: DSCP << 2, no ECN */
 	/* enum dfi_encap of its endpoint: the endpoint may set it after
 	 * dfi_sink_attach(), else its first send or raw frame tells; only a
 	 * UDP sink keeps a steered queue */

@@ -23,11 +23,54 @@
 
 #include <stdint.h>
 
+#include <rdma/fabric.h>
+
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_udp.h>
+
+/* DSCP code points (RFC 2474, 3246, 2597, 4594) the traffic class labels map to */
+#define DFI_DSCP_DF		0	/* default forwarding */
+#define DFI_DSCP_CS1		8	/* low-priority data */
+#define DFI_DSCP_AF11		10	/* high-throughput data */
+#define DFI_DSCP_AF41		34	/* multimedia conferencing: assured, low loss */
+#define DFI_DSCP_CS5		40	/* signalling: the urgent classes start here */
+#define DFI_DSCP_EF		46	/* expedited forwarding: low latency, low jitter */
+#define DFI_DSCP_CS6		48	/* network control */
+#define DFI_DSCP_MAX		63
+
+/**
+ * The DSCP code point a libfabric traffic class (fi_endpoint(3)) puts in
+ * the IPv4 header: a value of fi_tc_dscp_set() as it is, a label after the
+ * service class of RFC 4594 that fits it best.
+ *
+ * @return 0 to DFI_DSCP_MAX, or -1 for no traffic class of fi_endpoint(3).
+ */
+static inline int
+dfi_wire_dscp(uint32_t tclass)
+{
+	if ((tclass & ~0xffu) == FI_TC_DSCP)
+		return (tclass & 0xff) <= DFI_DSCP_MAX ? (int)(tclass & 0xff) : -1;
+	switch (tclass) {
+	case FI_TC_UNSPEC:
+	case FI_TC_BEST_EFFORT:
+		return DFI_DSCP_DF;
+	case FI_TC_LOW_LATENCY:
+		return DFI_DSCP_EF;
+	case FI_TC_DEDICATED_ACCESS:
+		return DFI_DSCP_AF41;
+	case FI_TC_BULK_DATA:
+		return DFI_DSCP_AF11;
+	case FI_TC_SCAVENGER:
+		return DFI_DSCP_CS1;
+	case FI_TC_NETWORK_CTRL:
+		return DFI_DSCP_CS6;
+	default:
+		return -1;
+	}
+}
 
 /** IEEE 802 "local experimental" EtherType, the raw encapsulation's. */
 #define DFI_ETHER_TYPE		0x88b5

@@ -25,6 +25,7 @@
 #include "getinfo.h"
 #include "info.h"
 #include "stubs.h"
+#include "wire.h"
 
 static int ep_close(struct fid *fid);
 static int ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
@@ -565,6 +566,21 @@ ep_src_port(const struct dfi_domain *domain, const struct fi_info *info, rte_be1
 	return 0;
 }
 
+/*
+ * The traffic class goes in the DSCP field of each IPv4 header the endpoint
+ * sends (raw Ethernet has no field for it); an urgent one (EF and above)
+ * is progressed, and so flushed, before the other endpoints of its CQs.
+ */
+static void
+ep_tclass(struct dfi_ep *ep, uint32_t tclass)
+{
+	int dscp = dfi_wire_dscp(tclass);
+
+	/* ep_check_info() refused any other */
+	ep->sink.tos = (uint8_t)(RTE_MAX(dscp, 0) << 2);
+	ep->urgent = dscp >= DFI_DSCP_CS5;
+}
+
 static const struct dfi_ep_type_ops *
 type_ops_of(enum fi_ep_type type)
 {
@@ -623,6 +639,8 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 		goto err_free;
 	/* known before fi_enable: a raw-Ethernet endpoint never asks for a steered queue */
 	ep->sink.encap = (uint8_t)ep->encap;
+	ep_tclass(ep, info->tx_attr->tclass != FI_TC_UNSPEC ? info->tx_attr->tclass :
+		      domain->tclass);
 	ret = ops->init(ep, info);
 	if (ret != 0)
 		goto err_detach;

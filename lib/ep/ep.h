@@ -87,6 +87,7 @@ struct dfi_ep {
 	bool rx_selective;
 	bool enabled;
 	uint8_t encap;			/* enum dfi_encap */
+	bool urgent;			/* an urgent traffic class: progressed first */
 	uint32_t addr_format;
 	size_t max_msg_size;
 	size_t inject_size;

@@ -196,6 +196,7 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	if (ret != 0)
 		goto err_free;
 	domain->encap = (uint8_t)encap;
+	domain->tclass = attr->tclass;
 	domain->locked = domain->threading != FI_THREAD_DOMAIN;
 	rte_spinlock_init(&domain->lock);
 	domain->caps = info->caps;

@@ -41,6 +41,7 @@ struct dfi_domain {
 	int mr_mode;
 	struct dfi_mr_map mrs;		/* memory regions by key */
 	uint32_t addr_format;		/* FI_SOCKADDR_IN, FI_ADDR_STR or FI_ADDR_DPDK */
+	uint32_t tclass;		/* its endpoints' traffic class unless they say */
 	uint64_t caps;
 	struct dfi_eq *eq;		/* fi_domain_bind(), or NULL */
 	uint64_t eq_flags;

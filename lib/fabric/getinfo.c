@@ -26,6 +26,7 @@
 #include "fabric.h"
 #include "getinfo.h"
 #include "info.h"
+#include "wire.h"
 #include "nic.h"
 #include "params.h"
 #include "port.h"
@@ -144,8 +145,8 @@ apply_tx_attr(struct fi_info *info, const struct fi_tx_attr *hint)
 	CHECK_MAX("tx_attr->size", hint->size, tx->size);
 	CHECK_MAX("tx_attr->iov_limit", hint->iov_limit, tx->iov_limit);
 	CHECK_MAX("tx_attr->rma_iov_limit", hint->rma_iov_limit, tx->rma_iov_limit);
-	if (hint->tclass != FI_TC_UNSPEC && hint->tclass != FI_TC_BEST_EFFORT)
-		MISMATCH("tx_attr->tclass", "traffic class 0x%x not offered", hint->tclass);
+	if (dfi_wire_dscp(hint->tclass) < 0)
+		MISMATCH("tx_attr->tclass", "0x%x is no traffic class", hint->tclass);
 	tx->op_flags = hint->op_flags;
 	tx->tclass = hint->tclass;
 	NARROW(tx->inject_size, hint->inject_size);
@@ -292,8 +293,8 @@ apply_domain_attr(struct fi_info *info, const struct fi_domain_attr *hint, uint3
 	CHECK_SUBSET("domain_attr->caps", hint->caps & DFI_DOMAIN_CAPS, dom->caps);
 	if (hint->auth_key_size != 0 || hint->auth_key != NULL)
 		MISMATCH("domain_attr->auth_key", "authorization keys are not offered");
-	if (hint->tclass != FI_TC_UNSPEC && hint->tclass != FI_TC_BEST_EFFORT)
-		MISMATCH("domain_attr->tclass", "traffic class 0x%x not offered", hint->tclass);
+	if (dfi_wire_dscp(hint->tclass) < 0)
+		MISMATCH("domain_attr->tclass", "0x%x is no traffic class", hint->tclass);
 	dom->tclass = hint->tclass;
 	return apply_mr_mode(info, hint->mr_mode, version);
 }

@@ -18,7 +18,7 @@ int
 dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep)
 {
 	struct dfi_ep **eps;
-	uint32_t i;
+	uint32_t i, at;
 
 	for (i = 0; i < p->nb_eps; i++) {
 		if (p->eps[i] == ep)
@@ -28,9 +28,17 @@ dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 	if (eps == NULL)
 		return -FI_ENOMEM;
 	dfi_domain_lock(domain);
-	if (p->nb_eps > 0)
-		memcpy(eps, p->eps, sizeof(*eps) * p->nb_eps);
-	eps[p->nb_eps] = ep;
+	/* urgent endpoints first, so that their frames leave before the others'
+	 * in every pass; each after the last of its kind */
+	at = p->nb_eps;
+	if (ep->urgent)
+		for (at = 0; at < p->nb_eps && p->eps[at]->urgent; at++)
+			;
+	if (p->nb_eps > 0) {
+		memcpy(eps, p->eps, sizeof(*eps) * at);
+		memcpy(eps + at + 1, p->eps + at, sizeof(*eps) * (p->nb_eps - at));
+	}
+	eps[at] = ep;
 	RTE_SWAP(eps, p->eps);
 	p->nb_eps++;
 	dfi_domain_unlock(domain);
@@ -45,11 +53,12 @@ dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 	uint32_t i;
 
 	dfi_domain_lock(domain);
-	for (i = 0; i < p->nb_eps && !found; i++) {
-		if (p->eps[i] == ep) {
-			p->eps[i] = p->eps[--p->nb_eps];
-			found = true;
-		}
+	for (i = 0; i < p->nb_eps && !found; i++)
+		found = p->eps[i] == ep;
+	if (found) {
+		/* the rest keep their order (urgent first) */
+		memmove(p->eps + i - 1, p->eps + i, sizeof(*p->eps) * (p->nb_eps - i));
+		p->nb_eps--;
 	}
 	dfi_domain_unlock(domain);
 	return found;
