@@ -27,6 +27,12 @@
  *   turn, one at a time; the server checks each and sends it back, and the
  *   client checks the echo. The start-order tests run it right after both
  *   processes start, in either order, before the link may be up.
+ * order: the client posts count triples at once, without waiting: an RMA
+ *   write of a slice of the server's region (each its own), a read of the
+ *   same slice, and a message of the triple's number. The read must return
+ *   what the write put there (RAW), and the server must receive the
+ *   messages in order (SAS), each after the write before it landed (SAW),
+ *   whatever faults the wire injects.
  * clients: the pingpong, for -k clients (10) that the client process opens
  *   one after another on its port (endpoint, domain and fabric each time);
  *   the server's one endpoint must serve each of them.
@@ -38,7 +44,7 @@
  *   the plan and checks the region and its canaries byte for byte.
  *
  * usage: rdm_peer server|client [host] [-P ctrl_port]
- *                 [-m stream|sleep|death|restart|pingpong|clients|rma]
+ *                 [-m stream|sleep|death|restart|pingpong|clients|order|rma]
  *                 [-n count] [-s seed] [-t] [-f] [-L] [-z size] [-b] [-k clients]
  *   -t: tagged messages (with a tag the receiver matches); -f: faults are
  *   injected, so retransmissions must have happened; -L: the link goes down
@@ -629,6 +635,163 @@ clients(struct peer *p)
 		   "another on one port, ran its whole ping-pong", who, o.clients);
 }
 
+/* -- order: RMA and messages towards one peer, as fi_endpoint(3) msg_order -- */
+
+#define ORDER_SLOTS	8		/* write, read and send triples in flight */
+#define ORDER_SLICE	4096		/* each triple's own place in the region */
+
+/* Triple seq's length: 1 B to ORDER_SLICE. */
+static size_t
+order_len(uint64_t seq)
+{
+	return 1 + mix(o.seed * 31 + seq) % ORDER_SLICE;
+}
+
+/*
+ * The target: a region of o.count slices, each written once, and receives.
+ * Message seq must arrive in order (SAS), and when it does, the write posted
+ * just before it must have landed (SAW): the slice holds it already.
+ */
+static void
+serve_order(struct peer *p)
+{
+	size_t size = (size_t)o.count * ORDER_SLICE;
+	uint8_t *region = calloc(1, size);
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_dpdk_ep_stats st;
+	uint64_t next = 0, seq, early = 0, misordered = 0, done = 0;
+	struct fid_mr *mr = NULL;
+	struct rx_slot *s;
+	uint32_t polls = 0;
+	ssize_t n;
+	int i;
+
+	if (!peer_check(region != NULL && fi_mr_reg(p->domain, region, size, FI_REMOTE_READ |
+						    FI_REMOTE_WRITE, 0, RMA_KEY, 0, &mr,
+						    NULL) == 0,
+			"server registers %zu bytes under key 0x%llx", size, RMA_KEY))
+		goto out;
+	for (i = 0; i < RX_SLOTS; i++) {
+		rx_slots[i].buf = malloc(MAX_MSG);
+		if (rx_slots[i].buf == NULL || post_rx(p, &rx_slots[i]) != 0)
+			goto out;
+	}
+	peer_tell(p, 'r');
+	while (next < o.count) {
+		n = peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS);
+		if (n != 1)
+			break;
+		if (!(e.flags & FI_RECV))
+			continue;
+		s = container_of((struct fi_context *)e.op_context, struct rx_slot, ctx);
+		memcpy(&seq, s->buf, sizeof(seq));
+		misordered += e.len != sizeof(seq) || seq != next;
+		early += !msg_check(region + next * ORDER_SLICE, order_len(next), next);
+		next++;
+		post_rx(p, s);
+	}
+	printf("# server: %" PRIu64 " messages verified in order (%" PRIu64 " misordered, %"
+	       PRIu64 " before the write posted ahead of them had landed)\n", next - misordered,
+	       misordered, early);
+	peer_check(next == o.count && misordered == 0, "server: every message, in order (SAS)");
+	peer_check(early == 0, "server: each message found the write posted before it landed "
+		   "(SAW)");
+	/* the client's last reads are answered while this side progresses */
+	while (++polls % 64 != 0 || !pp_ctrl_pending(p->ctrl))
+		fi_cq_read(p->cq, NULL, 0);
+	if (pp_ctrl_recv(p->ctrl, &done, sizeof(done)) != sizeof(done))
+		done = 0;
+	peer_check(done == o.count, "server: the client completed every triple (%" PRIu64 ")",
+		   done);
+	print_stats(p, &st);
+	check_faults(p, &st);
+	for (i = 0; i < RX_SLOTS; i++)
+		fi_cancel(&p->ep->fid, &rx_slots[i].ctx);
+out:
+	if (mr != NULL)
+		fi_close(&mr->fid);
+	free(region);
+}
+
+/*
+ * The initiator: triple seq writes its slice, reads it back and sends seq,
+ * all three posted at once without waiting. The read must see the write
+ * (RAW: it is processed after the write landed, whatever the wire did).
+ */
+static void
+drive_order(struct peer *p)
+{
+	struct order_slot {
+		uint8_t wbuf[ORDER_SLICE], rbuf[ORDER_SLICE];
+		uint64_t seq;
+		int posted;		/* of the triple, in order */
+		int pending;		/* completions still to come */
+		struct fi_context ctx[3];
+	} *slot = calloc(ORDER_SLOTS, sizeof(*slot));
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct fi_dpdk_ep_stats st;
+	uint64_t next = 0, done = 0, stale = 0, failed = 0, off;
+	struct order_slot *t;
+	size_t len;
+	ssize_t n;
+	int i, k;
+	char c = 0;
+
+	peer_check(slot != NULL && peer_hear(p, &c) == 0 && c == 'r', "the server is ready");
+	for (i = 0; i < ORDER_SLOTS && slot != NULL; i++)
+		slot[i].posted = 3;
+	while (slot != NULL && done < o.count) {
+		for (i = 0; i < ORDER_SLOTS; i++) {
+			t = &slot[i];
+			if (t->posted == 3 && t->pending == 0 && next < o.count) {
+				t->seq = next++;
+				t->posted = 0;
+				t->pending = 3;
+				msg_fill(t->wbuf, order_len(t->seq), t->seq);
+			}
+			off = t->seq * ORDER_SLICE;
+			len = order_len(t->seq);
+			for (n = 0; t->posted < 3 && n == 0; t->posted += n == 0) {
+				k = t->posted;
+				n = k == 0 ? fi_write(p->ep, t->wbuf, len, NULL, p->peer_addr, off,
+						      RMA_KEY, &t->ctx[0]) :
+				    k == 1 ? fi_read(p->ep, t->rbuf, len, NULL, p->peer_addr, off,
+						     RMA_KEY, &t->ctx[1]) :
+				    fi_send(p->ep, &t->seq, sizeof(t->seq), NULL, p->peer_addr,
+					    &t->ctx[2]);
+			}
+			if (n != 0 && n != -FI_EAGAIN) {
+				peer_check(false, "client: posts (%s)", fi_strerror((int)-n));
+				goto out;
+			}
+		}
+		n = peer_wait(p, &e, NULL, &err, PEER_TIMEOUT_MS);
+		if (n != 1) {
+			failed++;
+			break;
+		}
+		i = (int)(((uint8_t *)e.op_context - (uint8_t *)&slot[0]) /
+			  (ptrdiff_t)sizeof(slot[0]));
+		t = &slot[i];
+		if (e.op_context == &t->ctx[1])
+			stale += !msg_check(t->rbuf, order_len(t->seq), t->seq);
+		if (--t->pending == 0)
+			done++;
+	}
+	printf("# client: %" PRIu64 " write, read and send triples, %" PRIu64
+	       " reads that missed the write before them\n", done, stale);
+	peer_check(done == o.count && failed == 0, "client: every triple completed (%" PRIu64
+		   " of %" PRIu64 ")", done, o.count);
+	peer_check(stale == 0, "client: every read saw the write posted just before it (RAW)");
+	print_stats(p, &st);
+	check_faults(p, &st);
+	pp_ctrl_send(p->ctrl, &done, sizeof(done));
+out:
+	free(slot);
+}
+
 /* -- RMA -- */
 
 static void
@@ -907,6 +1070,8 @@ main(int argc, char **argv)
 			pingpong(&p);
 		else if (strcmp(o.mode, "clients") == 0)
 			clients(&p);
+		else if (strcmp(o.mode, "order") == 0)
+			serve_order(&p);
 		else
 			serve(&p);
 	} else if (peer_insert(&p) != 0) {
@@ -920,6 +1085,8 @@ main(int argc, char **argv)
 		pingpong(&p);
 	} else if (strcmp(o.mode, "clients") == 0) {
 		clients(&p);
+	} else if (strcmp(o.mode, "order") == 0) {
+		drive_order(&p);
 	} else {
 		drive_stream(&p);
 	}

@@ -10,7 +10,10 @@
 # veth/af_packet; the same posted 8 at a time (FI_MORE), which the provider
 # carries several to a packet; between memif sides whose ring buffers differ
 # in size; RMA writes and reads, clean and under loss and
-# reordering, checked byte for byte at both ends; and checked ping-pongs of
+# reordering, checked byte for byte at both ends; RMA writes, reads and
+# messages posted together, which must stay in order (read after write, send
+# after write, send after send) through loss, duplication and reordering, on
+# memif and veth; and checked ping-pongs of
 # 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
 # duplication, reordering and corruption each way, where no packet after a
 # lost one reveals it and no live peer may be given up. Prints a table of
@@ -82,6 +85,9 @@ run() {
 	"seed=17,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -b
 run rma memif "" -m rma -n 20000
 run rma-loss5 memif "seed=16,drop=0.05,reorder=0.05" -m rma -n 20000 -f
+# writes, reads and sends posted together: in order (fi_endpoint(3) msg_order)
+# whatever the wire reorders
+run order memif "seed=18,drop=0.05,dup=0.02,reorder=0.1" -m order -n 3000 -f
 pp_chaos="seed=21,tx_drop=0.2,tx_dup=0.05,tx_reorder=0.05,tx_corrupt=0.05"
 for size in 64 4096; do
 	[ -n "${RMA_ONLY:-}" ] && break
@@ -90,6 +96,7 @@ for size in 64 4096; do
 done
 if wire_available veth; then
 	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
+	run order-veth veth "seed=19,drop=0.03,dup=0.02,reorder=0.1" -m order -n 3000 -f
 else
 	check "veth wire (needs root and ip netns)" false
 fi

@@ -416,14 +416,22 @@ test_ep_max_order(void)
 		CU_ASSERT_EQUAL(cur->ep_attr->max_order_war_size, 32);
 		CU_ASSERT_EQUAL(cur->ep_attr->max_order_waw_size, 16);
 	}
-	/* RMA is granted without data ordering: any size is refused */
+	/* with RMA: read after write and write after write hold for any size
+	 * (returned as asked), write after read for none */
 	hints->caps = FI_RMA;
 	hints->ep_attr->max_order_raw_size = 0;
 	hints->ep_attr->max_order_war_size = 0;
 	hints->ep_attr->max_order_waw_size = 0;
-	ACCEPT_REFUSE(hints->ep_attr->max_order_raw_size, 0, 64);
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(info->ep_attr->max_order_raw_size, SIZE_MAX);
+	CU_ASSERT_EQUAL(info->ep_attr->max_order_waw_size, SIZE_MAX);
+	CU_ASSERT_EQUAL(info->ep_attr->max_order_war_size, 0);
+	hints->ep_attr->max_order_raw_size = SIZE_MAX;
+	hints->ep_attr->max_order_waw_size = SIZE_MAX;
+	CU_ASSERT_EQUAL(gi(NULL, NULL, 0), 0);
+	hints->ep_attr->max_order_raw_size = 0;
+	hints->ep_attr->max_order_waw_size = 0;
 	ACCEPT_REFUSE(hints->ep_attr->max_order_war_size, 0, 1);
-	ACCEPT_REFUSE(hints->ep_attr->max_order_waw_size, 0, 1);
 }
 
 /* Tags are 64 opaque bits: any field layout is honoured as asked; there is
@@ -497,6 +505,18 @@ test_tx_rx_order(void)
 	/* datagrams are not ordered: only RDM entries */
 	CU_ASSERT_EQUAL(test_info_count(info), 2);
 	CU_ASSERT(((info->tx_attr->msg_order) & (FI_ORDER_SAS)) != 0);
+	/* fi_endpoint(3): every RMA and message order an RDM endpoint keeps
+	 * (one sequence per peer); no atomic one, there are no atomics */
+	hints->tx_attr->msg_order = FI_ORDER_STRICT | FI_ORDER_RMA_RAR | FI_ORDER_RMA_RAW |
+				    FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW;
+	hints->rx_attr->msg_order = hints->tx_attr->msg_order;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(info->tx_attr->msg_order, hints->tx_attr->msg_order);
+	CU_ASSERT_EQUAL(info->rx_attr->msg_order, hints->tx_attr->msg_order);
+	hints->tx_attr->msg_order = FI_ORDER_ATOMIC_RAW;
+	expect_nodata();
+	hints->tx_attr->msg_order = FI_ORDER_SAS;
 	hints->tx_attr->comp_order = FI_ORDER_STRICT;
 	expect_nodata();
 }

@@ -96,10 +96,16 @@ dfi_info_template(enum fi_ep_type type, const struct dfi_port *port)
 		info->ep_attr->max_msg_size = DFI_RDM_MAX_MSG;
 		info->ep_attr->mem_tag_format = DFI_TAG_FORMAT;
 		info->tx_attr->op_flags = 0;
-		info->tx_attr->msg_order = FI_ORDER_SAS;
+		info->tx_attr->msg_order = DFI_RDM_MSG_ORDER;
 		info->tx_attr->inject_size = DFI_RDM_INJECT;
 		info->tx_attr->rma_iov_limit = 1;
-		info->rx_attr->msg_order = FI_ORDER_SAS;
+		info->rx_attr->msg_order = DFI_RDM_MSG_ORDER;
+		/* a read request is served after every write before it landed,
+		 * and writes land in order; a read's answer is read from the
+		 * region as it is sent, so a later write may overtake it */
+		info->ep_attr->max_order_raw_size = SIZE_MAX;
+		info->ep_attr->max_order_waw_size = SIZE_MAX;
+		info->ep_attr->max_order_war_size = 0;
 		info->rx_attr->total_buffered_recv = DFI_RDM_BUFFERED;
 		break;
 	case FI_EP_DGRAM:

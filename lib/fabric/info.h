@@ -34,6 +34,16 @@
 #define DFI_DOMAIN_CAPS		(FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
 
 /* What each endpoint type of this provider supports. */
+/*
+ * What an RDM endpoint keeps in order towards one peer: every operation,
+ * send, write or read request, takes the next number of one sequence per
+ * peer and is transmitted, and processed by the target, in that order.
+ */
+#define DFI_RDM_MSG_ORDER	(FI_ORDER_RAR | FI_ORDER_RAW | FI_ORDER_RAS | FI_ORDER_WAR | \
+				 FI_ORDER_WAW | FI_ORDER_WAS | FI_ORDER_SAR | FI_ORDER_SAW | \
+				 FI_ORDER_SAS | FI_ORDER_RMA_RAR | FI_ORDER_RMA_RAW | \
+				 FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW)
+
 #define DFI_RDM_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | DFI_MSG_MODS | DFI_RMA_MODS | \
 				 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
 				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
