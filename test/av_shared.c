@@ -25,6 +25,7 @@
 
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,34 @@ check_entries(struct fid_av *av, const fi_addr_t *handles, uint32_t n)
 		CHECK(lookup_is(av, handles[i], i), "a shared entry reads back");
 }
 
+/*
+ * fi_av(3) map_addr, as the bgq and opx providers lay it out: the region the
+ * AV reports begins with the fi_addr_t of every insert, in insertion order
+ * (a map's removed entry 0 first, its new handle after the others). Each
+ * reads back its address. joined: the joiner's insert follows.
+ */
+static void
+check_map_addr(const void *map_addr, const fi_addr_t *handles, uint32_t n, fi_addr_t stale,
+	       bool map, bool joined, struct fid_av *av)
+{
+	const fi_addr_t *list = map_addr;
+	uint32_t i, extra = map ? 1 : 0;
+
+	CHECK(list != NULL, "map_addr is reported");
+	if (list == NULL)
+		return;
+	CHECK(list[0] == (map ? stale : handles[0]), "map_addr: the first insert first");
+	for (i = 1; i < n; i++)
+		CHECK(list[i] == handles[i] && lookup_is(av, list[i], i),
+		      "map_addr: the inserts in order, each its address");
+	if (map)
+		CHECK(list[n] == handles[0] && lookup_is(av, list[n], 0),
+		      "map_addr: the insert again, after the others");
+	if (joined)
+		CHECK(list[n + extra] == handles[n] && lookup_is(av, list[n + extra], n),
+		      "map_addr: another process's insert, after them");
+}
+
 /* The creator's handles, then the stale one, from FILE. */
 static int
 read_handles(const char *file, fi_addr_t *handles, uint32_t n, fi_addr_t *stale)
@@ -105,10 +134,9 @@ write_handles(const char *file, const fi_addr_t *handles, uint32_t n, fi_addr_t 
 /* Fills the AV; a map's entry 0 goes out and in again, for a handle that is
  * no index. */
 static void
-create(struct fid_av *av, fi_addr_t *handles, uint32_t n, const char *file)
+create(struct fid_av *av, fi_addr_t *handles, uint32_t n, const char *file, fi_addr_t *stale)
 {
 	struct sockaddr_in a;
-	fi_addr_t stale;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
@@ -118,12 +146,12 @@ create(struct fid_av *av, fi_addr_t *handles, uint32_t n, const char *file)
 	}
 	if (file == NULL)
 		return;
-	stale = handles[0];
+	*stale = handles[0];
 	a = addr_of(0);
-	CHECK(fi_av_remove(av, &stale, 1, 0) == 0, "remove");
-	CHECK(fi_av_insert(av, &a, 1, &handles[0], 0, NULL) == 1 && handles[0] != stale,
+	CHECK(fi_av_remove(av, stale, 1, 0) == 0, "remove");
+	CHECK(fi_av_insert(av, &a, 1, &handles[0], 0, NULL) == 1 && handles[0] != *stale,
 	      "insert again, with a new handle");
-	CHECK(write_handles(file, handles, n, stale) == 0, "write the handles");
+	CHECK(write_handles(file, handles, n, *stale) == 0, "write the handles");
 }
 
 int
@@ -169,15 +197,18 @@ main(int argc, char **argv)
 		CHECK(read_handles(file, handles, n, &stale) == 0, "read the handles");
 
 	if (strcmp(argv[1], "create") == 0) {
-		create(av, handles, n, file);
+		create(av, handles, n, file, &stale);
+		check_map_addr(attr.map_addr, handles, n, stale, file != NULL, false, av);
 		printf("ready\n");
 		fflush(stdout);
 		if (fgets(line, sizeof(line), stdin) == NULL ||
 		    sscanf(line, "%" SCNx64, &handles[n]) != 1)
 			failures++;
 		check_entries(av, handles, n + 1);
+		check_map_addr(attr.map_addr, handles, n, stale, file != NULL, true, av);
 	} else if (strcmp(argv[1], "read") == 0) {
 		check_entries(av, handles, n);
+		check_map_addr(attr.map_addr, handles, n, stale, file != NULL, false, av);
 		if (file != NULL)
 			CHECK(!lookup_is(av, stale, 0), "a removed entry's handle stays dead");
 		a = addr_of(n);

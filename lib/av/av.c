@@ -201,6 +201,8 @@ av_insert_n(struct dfi_av *av, size_t count, av_addr_fn get, const void *arg,
 			err = av_addr_check(av, &a);
 		if (err == 0)
 			err = -dfi_avs_insert(&av->store, &a, &idx);
+		if (err == 0)
+			dfi_avs_list(&av->store, av_fi_addr(av, idx));
 		if (fi_addr != NULL)
 			fi_addr[i] = err == 0 ? av_fi_addr(av, idx) : FI_ADDR_NOTAVAIL;
 		if (sync_err != NULL)
@@ -723,8 +725,10 @@ dfi_av_open(struct fid_domain *domain_fid, struct fi_av_attr *attr, struct fid_a
 	av->av_fid.fid.ops = &dfi_av_fi_ops;
 	av->av_fid.ops = &dfi_av_ops;
 	attr->type = type;
+	/* fi_av(3): the address it used; there, the fi_addr_t of every insert
+	 * in insertion order (a forked child reads the parent's entries there) */
 	if (av->name != NULL && attr->map_addr == NULL)
-		attr->map_addr = (void *)(uintptr_t)av->store.hdr->map_addr;
+		attr->map_addr = av->store.list;
 	dfi_domain_hold(domain);
 	*av_fid = &av->av_fid;
 	return 0;

@@ -25,7 +25,7 @@
 #include "dfi.h"
 #include "av_store.h"
 
-#define AVS_VERSION		1
+#define AVS_VERSION		2
 #define AVS_MIN_BUCKETS		1024u
 #define AVS_L2_WORDS		(DFI_AVS_MAX_CHUNKS / 64)
 /* Old buckets migrated by each insert or remove while a rehash runs. */
@@ -230,7 +230,7 @@ err_free:
 /* -- shared memory -- */
 
 struct shm_layout {
-	size_t entries, free_words, l1, l2, buckets, len;
+	size_t entries, free_words, l1, l2, buckets, list, len;
 };
 
 static void
@@ -243,7 +243,9 @@ shm_layout(uint32_t capacity, uint32_t nb_buckets, struct shm_layout *l)
 	l->l1 = l->free_words + (size_t)nb_chunks * DFI_AVS_CHUNK_WORDS * sizeof(uint64_t);
 	l->l2 = l->l1 + (size_t)nb_chunks * sizeof(uint64_t);
 	l->buckets = l->l2 + AVS_L2_WORDS * sizeof(uint64_t);
-	l->len = l->buckets + (size_t)nb_buckets * sizeof(uint32_t);
+	l->list = RTE_ALIGN_CEIL(l->buckets + (size_t)nb_buckets * sizeof(uint32_t),
+				 RTE_CACHE_LINE_SIZE);
+	l->len = l->list + (size_t)capacity * sizeof(uint64_t);
 }
 
 /* Points the process-local view at a mapped region. */
@@ -273,6 +275,7 @@ shm_view(struct dfi_av_store *s, void *region, size_t len)
 	s->l1 = (uint64_t *)(void *)(base + l.l1);
 	s->l2 = (uint64_t *)(void *)(base + l.l2);
 	s->buckets = (uint32_t *)(void *)(base + l.buckets);
+	s->list = (uint64_t *)(void *)(base + l.list);
 	s->bucket_mask = nb_buckets - 1;
 	s->max_chunks = nb_chunks;
 	s->region = region;
@@ -313,7 +316,7 @@ shm_create(int fd, uint32_t count, uint32_t av_type, void **region, size_t *len)
 	hdr->av_type = av_type;
 	hdr->capacity = capacity;
 	hdr->opens = 1;
-	hdr->map_addr = (uint64_t)(uintptr_t)*region;
+	hdr->map_addr = (uint64_t)(uintptr_t)((uint8_t *)*region + l.list);
 	pthread_mutexattr_init(&mattr);
 	pthread_mutexattr_setpshared(&mattr, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&mattr, PTHREAD_MUTEX_ROBUST);
@@ -512,6 +515,23 @@ void
 dfi_avs_unlock(struct dfi_av_store *s)
 {
 	pthread_mutex_unlock(&s->hdr->lock);
+}
+
+void
+dfi_avs_list(struct dfi_av_store *s, uint64_t fi_addr)
+{
+	uint32_t n;
+
+	if (!s->shared)
+		return;
+	n = s->hdr->listed;
+	if (n >= s->hdr->capacity) {
+		DFI_INFO(FI_LOG_AV, "the shared AV's list (map_addr) is full: %u inserts", n);
+		return;
+	}
+	s->list[n] = fi_addr;
+	/* readers in other processes see the value before the count */
+	__atomic_store_n(&s->hdr->listed, n + 1, __ATOMIC_RELEASE);
 }
 
 /* -- reverse index -- */

@@ -12,7 +12,9 @@
  *
  * A named AV keeps the same layout in a POSIX shared memory region with a
  * fixed capacity, shared by the processes of one host; a robust,
- * process-shared mutex serialises writers there.
+ * process-shared mutex serialises writers there. The region ends with the
+ * fi_addr_t of every insert in insertion order, where an AV's map_addr
+ * points (fi_av(3); the convention of the bgq and opx providers).
  */
 
 #ifndef _DFI_AV_STORE_H_
@@ -59,7 +61,8 @@ struct dfi_av_store_hdr {
 	uint32_t seq;			/* odd while a writer changes the hash */
 	uint32_t opens;			/* named AVs: open handles, all processes */
 	uint64_t l3;			/* bit i: l2[i] has a free bit */
-	uint64_t map_addr;		/* named AVs: the value reported to openers */
+	uint64_t map_addr;		/* named AVs: the creator's view of the list */
+	uint32_t listed;		/* fi_addr_t values in the list */
 	pthread_mutex_t lock;		/* serialises writers */
 };
 
@@ -78,6 +81,7 @@ struct dfi_av_store {
 	int numa_node;			/* private chunks are allocated there */
 	bool shared;
 	void *region;			/* shared mapping */
+	uint64_t *list;			/* shared: the fi_addr_t of each insert, in order */
 	size_t region_len;
 	void **retired;			/* old bucket tables, freed at fini */
 	uint32_t nb_retired;
@@ -132,6 +136,14 @@ void dfi_avs_unlock(struct dfi_av_store *s);
  * @return 0 and the index, or -FI_ENOSPC when the store is full.
  */
 int dfi_avs_insert(struct dfi_av_store *s, const struct dfi_addr *a, uint32_t *idx);
+
+/**
+ * A shared store: appends the fi_addr_t an insert returned to the list
+ * map_addr shows (a private store keeps none). Writer lock held. A removed
+ * address stays listed; the list holds one value per insert until it has
+ * the store's capacity of them.
+ */
+void dfi_avs_list(struct dfi_av_store *s, uint64_t fi_addr);
 
 /** Frees an index taken by insert. Writer lock held. */
 void dfi_avs_remove(struct dfi_av_store *s, uint32_t idx);
