@@ -74,6 +74,21 @@ wire_test_init() {
 	tmp=$WIRE_TMP
 }
 
+# wire_test_one PEER PROVIDER_DIR WIRE: a test of one wire: wire_test_init,
+# then the wire built (exit 77 when it cannot be here), and host set to the
+# server's address for the control connection
+wire_test_one() {
+	wire_test_init "$1" "$2"
+	wire=$3
+	if ! wire_available "$wire"; then
+		echo "$wire wire unavailable (needs root and ip netns)"
+		exit 77
+	fi
+	wire_setup "$wire" || { check "$wire wire" false; finish; exit; }
+	host=127.0.0.1
+	[ "$wire" = veth ] && host=$WIRE_SERVER_IP
+}
+
 wire_teardown() {
 	local pid
 	for pid in "${WIRE_PIDS[@]}"; do

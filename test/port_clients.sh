@@ -17,17 +17,8 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 . "$here/harness.sh"
 
-wire_test_init "$1" "$2"
-wire=$3
+wire_test_one "$1" "$2" "$3"
 clients=10
-
-if ! wire_available "$wire"; then
-	echo "$wire wire unavailable (needs root and ip netns)"
-	exit 77
-fi
-wire_setup "$wire" || { check "$wire wire" false; finish; exit; }
-host=127.0.0.1
-[ "$wire" = veth ] && host=$WIRE_SERVER_IP
 port=$((46000 + RANDOM % 1000))
 log=$tmp/clients
 

@@ -18,18 +18,9 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 . "$here/harness.sh"
 
-wire_test_init "$1" "$2"
-wire=$3
+wire_test_one "$1" "$2" "$3"
 runs_at_once=${DFI_START_ORDER_RUNS:-20}
 link_late_s=1
-
-if ! wire_available "$wire"; then
-	echo "$wire wire unavailable (needs root and ip netns)"
-	exit 77
-fi
-wire_setup "$wire" || { check "$wire wire" false; finish; exit; }
-host=127.0.0.1
-[ "$wire" = veth ] && host=$WIRE_SERVER_IP
 
 # run FIRST GAP N: one launch, FIRST side first, the other GAP seconds later
 run() {
