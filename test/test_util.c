@@ -131,17 +131,26 @@ int
 test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av *av,
 	       const struct fi_cq_attr *cq_attr, enum fi_wait_obj cntr_wait)
 {
-	struct fi_cq_attr cq = *cq_attr;
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = cntr_wait };
+
+	return test_node_open_attr(n, td, av, cq_attr, &cntr_attr);
+}
+
+int
+test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fid_av *av,
+		    const struct fi_cq_attr *cq_attr, const struct fi_cntr_attr *cntr)
+{
+	struct fi_cq_attr cq = *cq_attr;
+	struct fi_cntr_attr cntr_attr = *cntr;
 	bool rma = (td->info->caps & FI_RMA) != 0;
 	char name[64];
 	size_t len = sizeof(name);
 	int ret;
 
 	ret = fi_endpoint(td->domain, td->info, &n->ep, n);
-	ret = ret ? ret : fi_cq_open(td->domain, &cq, &n->cq, NULL);
-	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->tx_cntr, NULL);
-	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, NULL);
+	ret = ret ? ret : fi_cq_open(td->domain, &cq, &n->cq, &n->cq);
+	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->tx_cntr, &n->tx_cntr);
+	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, &n->rx_cntr);
 	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
 	/* with RMA, the counters count its events too */

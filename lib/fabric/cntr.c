@@ -16,6 +16,7 @@
 #include "cntr.h"
 #include "domain.h"
 #include "stubs.h"
+#include "waitset.h"
 
 #define CNTR_SPINS_PER_YIELD	1024
 
@@ -84,6 +85,32 @@ cntr_readerr(struct fid_cntr *cntr_fid)
 	return __atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE);
 }
 
+int
+dfi_cntr_changed(struct dfi_cntr *cntr, struct dfi_cntr_seen *seen, bool helper, bool take)
+{
+	struct dfi_cntr_seen now;
+	int ret = dfi_progress_lock_run(&cntr->progress, cntr->domain, helper);
+
+	if (ret != 0)
+		return ret;
+	now.value = __atomic_load_n(&cntr->value, __ATOMIC_ACQUIRE);
+	now.err = __atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE);
+	ret = now.value != seen->value || now.err != seen->err;
+	if (take)
+		*seen = now;
+	dfi_domain_unlock(cntr->domain);
+	return ret;
+}
+
+/* What the application writes is no event: seen moves with it. */
+static void
+cntr_seen_write(struct dfi_cntr_seen *seen, bool err, uint64_t value, bool add)
+{
+	uint64_t *s = err ? &seen->err : &seen->value;
+
+	*s = add ? *s + value : value;
+}
+
 /*
  * The application's writes to the value or, with err, the error value: under
  * the domain lock, as the endpoints' are, so that a plain add never races
@@ -100,6 +127,8 @@ cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
 		dfi_cntr_add_to(cntr, v, value);
 	else
 		__atomic_store_n(v, value, __ATOMIC_RELEASE);
+	cntr_seen_write(&cntr->polled, err, value, add);
+	cntr_seen_write(&cntr->waited, err, value, add);
 	dfi_domain_unlock(cntr->domain);
 	return 0;
 }
@@ -169,13 +198,8 @@ cntr_control(struct fid *fid, int command, void *arg)
 	case FI_SETOPSFLAG:
 		cntr->ops_flags = *(uint64_t *)arg;
 		return 0;
-	case FI_GETWAIT:
-		return -FI_ENODATA;
-	case FI_GETWAITOBJ:
-		*(enum fi_wait_obj *)arg = cntr->wait_obj;
-		return 0;
 	default:
-		return -FI_ENOSYS;
+		return dfi_wait_control(command, arg, -1, cntr->wait_obj);
 	}
 }
 
@@ -206,6 +230,8 @@ cntr_close(struct fid *fid)
 			 DFI_REF_READ(&cntr->refs));
 		return -FI_EBUSY;
 	}
+	if (cntr->wait != NULL)
+		dfi_wait_leave(cntr->wait, &cntr->cntr_fid.fid);
 	dfi_domain_release(cntr->domain);
 	dfi_progress_fini(&cntr->progress);
 	free(cntr);
@@ -219,6 +245,7 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
 	enum fi_wait_obj wait_obj = attr != NULL ? attr->wait_obj : FI_WAIT_NONE;
 	struct dfi_cntr *cntr;
+	int ret;
 
 	if (domain == NULL || cntr_fid == NULL)
 		return -FI_EINVAL;
@@ -228,10 +255,11 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
 	case FI_WAIT_YIELD:
+	case FI_WAIT_SET:
 		break;
 	default:
-		DFI_WARN(FI_LOG_CNTR, "counter wait object %d not offered (NONE, UNSPEC, YIELD)",
-			 wait_obj);
+		DFI_WARN(FI_LOG_CNTR,
+			 "counter wait object %d not offered (NONE, UNSPEC, YIELD, SET)", wait_obj);
 		return -FI_ENOSYS;
 	}
 	cntr = calloc(1, sizeof(*cntr));
@@ -246,6 +274,15 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	cntr->cntr_fid.fid.context = context;
 	cntr->cntr_fid.fid.ops = &dfi_cntr_fi_ops;
 	cntr->cntr_fid.ops = &dfi_cntr_ops;
+	if (wait_obj == FI_WAIT_SET) {
+		/* last: the set's thread may look at the counter from now on */
+		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->locked,
+				    &cntr->cntr_fid.fid, &cntr->wait);
+		if (ret != 0) {
+			free(cntr);
+			return ret;
+		}
+	}
 	dfi_domain_hold(domain);
 	*cntr_fid = &cntr->cntr_fid;
 	return 0;

@@ -22,6 +22,13 @@
 #include "progress.h"
 
 struct dfi_domain;
+struct dfi_wait;
+
+/** A counter's values as a poll set or wait set last reported them. */
+struct dfi_cntr_seen {
+	uint64_t value;
+	uint64_t err;
+};
 
 struct dfi_cntr {
 	struct fid_cntr cntr_fid;
@@ -33,8 +40,12 @@ struct dfi_cntr {
 	struct dfi_progress progress;
 	struct dfi_domain *domain;
 	enum fi_wait_obj wait_obj;
+	struct dfi_wait *wait;		/* FI_WAIT_SET: the set it signals, else NULL */
+	/* under the domain lock; the application's own writes move them too */
+	struct dfi_cntr_seen polled;	/* by fi_poll() */
+	struct dfi_cntr_seen waited;	/* by its wait set */
 	uint64_t ops_flags;		/* FI_GETOPSFLAG / FI_SETOPSFLAG */
-	uint32_t refs;			/* bound endpoints and memory regions */
+	uint32_t refs;			/* bound endpoints, memory regions, poll sets */
 };
 
 /** fi_cntr_open() on one of our domains. */
@@ -43,6 +54,15 @@ int dfi_cntr_open(struct fid_domain *domain, struct fi_cntr_attr *attr, struct f
 
 /** @return the counter behind fid, or NULL when fid is not a counter of ours. */
 struct dfi_cntr *dfi_cntr_from_fid(struct fid *fid);
+
+/**
+ * Progresses the endpoints bound to the counter (a helper: only if the domain
+ * lock is free; see dfi_progress_lock_run()) and compares its values with
+ * seen, which take updates to them.
+ *
+ * @return 1 when they changed, 0, or -FI_EAGAIN.
+ */
+int dfi_cntr_changed(struct dfi_cntr *cntr, struct dfi_cntr_seen *seen, bool helper, bool take);
 
 /** Binds an endpoint (progressed by reads and waits) or, with ep NULL, an MR. */
 int dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep);

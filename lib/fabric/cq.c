@@ -5,8 +5,8 @@
 /*
  * Completion queues: reads progress the bound endpoints, then copy out the
  * prefix of each slot the application's format asks for. Waits spin on the
- * progress (no wait object can be signalled without a provider thread),
- * yielding the CPU as FI_WAIT_YIELD does.
+ * progress, yielding the CPU as FI_WAIT_YIELD does (an fd would need a
+ * provider thread to poll the port: only wait sets have one, see waitset.h).
  */
 
 #include <sched.h>
@@ -24,6 +24,7 @@
 #include "domain.h"
 #include "ep.h"
 #include "stubs.h"
+#include "waitset.h"
 
 #define CQ_DEFAULT_SIZE		1024
 #define CQ_MAX_SIZE		(1u << 20)
@@ -187,6 +188,18 @@ cq_take(struct dfi_cq *cq, void *buf, size_t count, fi_addr_t *src_addr, uint32_
 	return (ssize_t)n;
 }
 
+int
+dfi_cq_ready(struct dfi_cq *cq, bool helper)
+{
+	int ret = dfi_progress_lock_run(&cq->progress, cq->domain, helper);
+
+	if (ret != 0)
+		return ret;
+	ret = cq->head != cq->tail || cq_err_next(cq);
+	dfi_domain_unlock(cq->domain);
+	return ret;
+}
+
 static ssize_t
 cq_readfrom(struct fid_cq *cq_fid, void *buf, size_t count, fi_addr_t *src_addr)
 {
@@ -313,18 +326,8 @@ cq_control(struct fid *fid, int command, void *arg)
 {
 	struct dfi_cq *cq = container_of(fid, struct dfi_cq, cq_fid.fid);
 
-	if (arg == NULL)
-		return -FI_EINVAL;
-	switch (command) {
-	case FI_GETWAIT:
-		/* no file descriptor: completions appear only when polled */
-		return -FI_ENODATA;
-	case FI_GETWAITOBJ:
-		*(enum fi_wait_obj *)arg = cq->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	/* no file descriptor: completions appear only when polled */
+	return dfi_wait_control(command, arg, -1, cq->wait_obj);
 }
 
 int
@@ -350,9 +353,12 @@ cq_close(struct fid *fid)
 	struct dfi_cq *cq = container_of(fid, struct dfi_cq, cq_fid.fid);
 
 	if (DFI_REF_READ(&cq->refs) != 0) {
-		DFI_WARN(FI_LOG_CQ, "CQ still bound to %u endpoints", DFI_REF_READ(&cq->refs));
+		DFI_WARN(FI_LOG_CQ, "CQ still bound to %u endpoints or poll sets",
+			 DFI_REF_READ(&cq->refs));
 		return -FI_EBUSY;
 	}
+	if (cq->wait != NULL)
+		dfi_wait_leave(cq->wait, &cq->cq_fid.fid);
 	dfi_domain_release(cq->domain);
 	dfi_progress_fini(&cq->progress);
 	while (cq->spill != NULL) {
@@ -391,6 +397,7 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
 	struct dfi_cq *cq;
 	uint32_t size;
+	int ret;
 
 	if (domain == NULL || attr == NULL || cq_fid == NULL || format_size(attr->format) == 0)
 		return -FI_EINVAL;
@@ -402,11 +409,13 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 	case FI_WAIT_NONE:
 	case FI_WAIT_UNSPEC:
 	case FI_WAIT_YIELD:
+	case FI_WAIT_SET:
 		break;
 	default:
-		/* An FD or condition variable would need a thread of the
-		 * provider to poll the port and signal it. */
-		DFI_WARN(FI_LOG_CQ, "CQ wait object %d not offered (NONE, UNSPEC, YIELD)",
+		/* An FD or condition variable of its own would need a thread
+		 * of the provider to poll the port and signal it: a wait
+		 * set has one. */
+		DFI_WARN(FI_LOG_CQ, "CQ wait object %d not offered (NONE, UNSPEC, YIELD, SET)",
 			 attr->wait_obj);
 		return -FI_ENOSYS;
 	}
@@ -416,8 +425,8 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 		return -FI_ENOMEM;
 	cq->ring = calloc(size, sizeof(*cq->ring));
 	if (cq->ring == NULL) {
-		free(cq);
-		return -FI_ENOMEM;
+		ret = -FI_ENOMEM;
+		goto err_free;
 	}
 	cq->mask = size - 1;
 	cq->spill_tail = &cq->spill;
@@ -431,7 +440,19 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 	cq->cq_fid.fid.context = context;
 	cq->cq_fid.fid.ops = &dfi_cq_fi_ops;
 	cq->cq_fid.ops = &dfi_cq_ops;
+	if (attr->wait_obj == FI_WAIT_SET) {
+		/* last: the set's thread may look at the CQ from now on */
+		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->locked,
+				    &cq->cq_fid.fid, &cq->wait);
+		if (ret != 0)
+			goto err_free;
+	}
 	dfi_domain_hold(domain);
 	*cq_fid = &cq->cq_fid;
 	return 0;
+
+err_free:
+	free(cq->ring);
+	free(cq);
+	return ret;
 }

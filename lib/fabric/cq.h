@@ -6,7 +6,8 @@
  * Completion queues (fi_cq(3)). Completions and errors share one ring, so an
  * error is reported where it happened (-FI_EAVAIL once it reaches the top).
  * Reading or waiting on a CQ progresses the endpoints bound to it: this is
- * manual progress, and the provider runs no thread of its own.
+ * manual progress. A CQ opened with FI_WAIT_SET joins a wait set (waitset.h),
+ * whose fi_wait() and helper thread progress it too.
  */
 
 #ifndef _DFI_CQ_H_
@@ -23,6 +24,7 @@
 
 struct dfi_domain;
 struct dfi_ep;
+struct dfi_wait;
 
 /** A completion as stored: fi_cq_err_entry begins like every CQ format. */
 struct dfi_cq_slot {
@@ -56,7 +58,8 @@ struct dfi_cq {
 	enum fi_cq_format format;
 	enum fi_wait_obj wait_obj;
 	enum fi_cq_wait_cond wait_cond;
-	uint32_t refs;			/* bound endpoints */
+	struct dfi_wait *wait;		/* FI_WAIT_SET: the set it signals, else NULL */
+	uint32_t refs;			/* bound endpoints, poll sets it is in */
 };
 
 /** fi_cq_open() on one of our domains. */
@@ -65,6 +68,14 @@ int dfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_c
 
 /** @return the CQ behind fid, or NULL when fid is not a CQ of ours. */
 struct dfi_cq *dfi_cq_from_fid(struct fid *fid);
+
+/**
+ * Progresses the endpoints bound to the CQ (a helper: only if the domain
+ * lock is free; see dfi_progress_lock_run()).
+ *
+ * @return 1 when entries or errors wait to be read, 0, or -FI_EAGAIN.
+ */
+int dfi_cq_ready(struct dfi_cq *cq, bool helper);
 
 /** Binds or unbinds an endpoint, whose progress reads then drive. */
 int dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep);

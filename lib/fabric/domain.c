@@ -17,6 +17,7 @@
 #include "domain.h"
 #include "ep.h"
 #include "params.h"
+#include "pollset.h"
 #include "queue.h"
 #include "eq.h"
 #include "getinfo.h"
@@ -90,7 +91,7 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.endpoint = dfi_endpoint,
 	.scalable_ep = dfi_no_scalable_ep,
 	.cntr_open = dfi_cntr_open,
-	.poll_open = dfi_no_poll_open,
+	.poll_open = dfi_poll_open,
 	.stx_ctx = dfi_no_stx_ctx,
 	.srx_ctx = dfi_no_srx_ctx,
 	.query_atomic = dfi_no_query_atomic,

@@ -10,6 +10,7 @@
 #ifndef _DFI_DOMAIN_H_
 #define _DFI_DOMAIN_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -54,6 +55,17 @@ dfi_domain_lock(struct dfi_domain *domain)
 {
 	if (domain->locked)
 		rte_spinlock_lock(&domain->lock);
+}
+
+/**
+ * For a provider thread: @return whether it now holds the lock, which it
+ * never takes in a domain without one (FI_THREAD_DOMAIN): there the
+ * application alone may touch the domain's objects.
+ */
+static inline bool
+dfi_domain_trylock(struct dfi_domain *domain)
+{
+	return domain->locked && rte_spinlock_trylock(&domain->lock) != 0;
 }
 
 static inline void

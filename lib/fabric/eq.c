@@ -28,6 +28,7 @@
 #include "eq.h"
 #include "fabric.h"
 #include "stubs.h"
+#include "waitset.h"
 
 #define EQ_DEFAULT_SIZE		1024
 /* The largest event fi_eq_write() takes: a CM entry with connection data. */
@@ -90,7 +91,11 @@ eq_signal_update(struct dfi_eq *eq, bool was_waiting)
 	uint64_t v = 1;
 	ssize_t n;
 
-	if (eq->fd < 0 || waiting == was_waiting)
+	if (waiting == was_waiting)
+		return;
+	if (waiting && eq->wait != NULL)
+		dfi_wait_signal(eq->wait);
+	if (eq->fd < 0)
 		return;
 	/* eventfd never blocks here: the counter only goes 0 -> 1 -> 0 */
 	n = waiting ? write(eq->fd, &v, sizeof(v)) : read(eq->fd, &v, sizeof(v));
@@ -337,21 +342,8 @@ eq_control(struct fid *fid, int command, void *arg)
 {
 	struct dfi_eq *eq = container_of(fid, struct dfi_eq, eq_fid.fid);
 
-	if (arg == NULL)
-		return -FI_EINVAL;
-	switch (command) {
-	case FI_GETWAIT:
-		if (eq->fd < 0)
-			return -FI_ENODATA;
-		*(int *)arg = eq->fd;
-		return 0;
-	case FI_GETWAITOBJ:
-		*(enum fi_wait_obj *)arg = eq->wait_obj == FI_WAIT_UNSPEC ? FI_WAIT_FD :
-					   eq->wait_obj;
-		return 0;
-	default:
-		return -FI_ENOSYS;
-	}
+	return dfi_wait_control(command, arg, eq->fd,
+				eq->wait_obj == FI_WAIT_UNSPEC ? FI_WAIT_FD : eq->wait_obj);
 }
 
 static int
@@ -365,6 +357,9 @@ eq_close(struct fid *fid)
 			 DFI_REF_READ(&eq->refs));
 		return -FI_EBUSY;
 	}
+	/* first: the set's thread may be looking at it */
+	if (eq->wait != NULL)
+		dfi_wait_leave(eq->wait, &eq->eq_fid.fid);
 	while ((ev = TAILQ_FIRST(&eq->events)) != NULL) {
 		TAILQ_REMOVE(&eq->events, ev, link);
 		free(ev);
@@ -387,6 +382,7 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 {
 	struct dfi_fabric *fabric = dfi_fabric_from_fid(fabric_fid);
 	struct dfi_eq *eq;
+	int ret;
 
 	if (fabric == NULL || attr == NULL || eq_fid == NULL) {
 		DFI_WARN(FI_LOG_EQ, "fi_eq_open: attr or eq NULL");
@@ -401,9 +397,10 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 	case FI_WAIT_UNSPEC:
 	case FI_WAIT_FD:
 	case FI_WAIT_YIELD:
+	case FI_WAIT_SET:
 		break;
 	default:
-		DFI_WARN(FI_LOG_EQ, "EQ wait object %d not offered (NONE, UNSPEC, FD, YIELD)",
+		DFI_WARN(FI_LOG_EQ, "EQ wait object %d not offered (NONE, UNSPEC, FD, YIELD, SET)",
 			 attr->wait_obj);
 		return -FI_ENOSYS;
 	}
@@ -432,7 +429,17 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 	eq->eq_fid.fid.context = context;
 	eq->eq_fid.fid.ops = &dfi_eq_fi_ops;
 	eq->eq_fid.ops = &dfi_eq_ops;
+	if (attr->wait_obj == FI_WAIT_SET) {
+		ret = dfi_wait_join(attr->wait_set, fabric, false, &eq->eq_fid.fid, &eq->wait);
+		if (ret != 0)
+			goto err_free;
+	}
 	dfi_fabric_hold(fabric);
 	*eq_fid = &eq->eq_fid;
 	return 0;
+
+err_free:
+	pthread_mutex_destroy(&eq->lock);
+	free(eq);
+	return ret;
 }

@@ -6,7 +6,8 @@
  * Event queues (fi_eq(3)): the control-path events of address vectors and
  * memory registration. Events and errors wait in two FIFOs; an eventfd is
  * readable exactly while events are waiting, which gives FI_WAIT_FD to
- * applications and the blocking reads to everyone. The size an application
+ * applications and the blocking reads to everyone; an EQ opened with
+ * FI_WAIT_SET signals its wait set instead when events start waiting. The size an application
  * asks for is a minimum (fi_eq(3)): it bounds fi_eq_write(), while the
  * provider's own events are always queued, so that none is lost.
  */
@@ -23,6 +24,7 @@
 
 struct dfi_fabric;
 struct dfi_eq_event;
+struct dfi_wait;
 
 struct dfi_eq {
 	struct fid_eq eq_fid;
@@ -35,6 +37,7 @@ struct dfi_eq {
 	uint64_t flags;			/* FI_WRITE, FI_AFFINITY */
 	enum fi_wait_obj wait_obj;
 	int fd;				/* eventfd, readable while count > 0 */
+	struct dfi_wait *wait;		/* FI_WAIT_SET: the set signalled, else NULL */
 	bool overrun;			/* out of memory, an event lost: fatal (fi_eq(3)) */
 	uint32_t refs;			/* AVs and domains bound to it */
 	struct fi_eq_err_entry last_err;	/* keeps err_data of the last readerr */

@@ -16,6 +16,7 @@
 #include "fabric.h"
 #include "params.h"
 #include "stubs.h"
+#include "waitset.h"
 
 #include <pthread.h>
 
@@ -43,7 +44,7 @@ static struct fi_ops_fabric dfi_fabric_ops = {
 	.domain = dfi_domain_open,
 	.passive_ep = dfi_no_passive_ep,
 	.eq_open = dfi_eq_open,
-	.wait_open = dfi_no_wait_open,
+	.wait_open = dfi_wait_open,
 	.trywait = fabric_trywait,
 	.domain2 = fabric_domain2,
 };
@@ -214,27 +215,33 @@ fabric_domain2(struct fid_fabric *fabric, struct fi_info *info, struct fid_domai
 
 /*
  * fi_trywait(3): 0 when the application may block on the objects' wait
- * objects, -FI_EAGAIN when something is already waiting to be read.
+ * objects, -FI_EAGAIN when something is already waiting to be read. A wait
+ * set, or an object that joined one, is the set's question: it progresses
+ * the set's members, and arms the thread that signals its fd.
  */
 static int
 fabric_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids, int count)
 {
+	struct dfi_wait *wait;
 	struct dfi_eq *eq;
-	int i;
+	int i, ret;
 
 	if (count < 0 || (count > 0 && fids == NULL))
 		return -FI_EINVAL;
 	for (i = 0; i < count; i++) {
+		wait = dfi_wait_of(fids[i]);
 		eq = dfi_eq_from_fid(fids[i]);
-		if (eq == NULL) {
+		if (wait != NULL) {
+			ret = dfi_wait_try(wait);
+			if (ret != 0)
+				return ret;
+		} else if (eq == NULL || eq->fd < 0) {
 			DFI_WARN(FI_LOG_FABRIC, "fi_trywait: object %d has no wait object of ours",
 				 i);
 			return -FI_EINVAL;
-		}
-		if (eq->fd < 0)
-			return -FI_EINVAL;
-		if (dfi_eq_pending(eq))
+		} else if (dfi_eq_pending(eq)) {
 			return -FI_EAGAIN;
+		}
 	}
 	return 0;
 }

@@ -73,6 +73,17 @@ dfi_progress_run(struct dfi_progress *p)
 		dfi_ep_progress(p->eps[i]);
 }
 
+int
+dfi_progress_lock_run(struct dfi_progress *p, struct dfi_domain *domain, bool helper)
+{
+	if (!helper)
+		dfi_domain_lock(domain);
+	else if (!dfi_domain_trylock(domain))
+		return -FI_EAGAIN;
+	dfi_progress_run(p);
+	return 0;
+}
+
 void
 dfi_progress_rescue(struct dfi_progress *p)
 {

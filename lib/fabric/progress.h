@@ -31,6 +31,15 @@ bool dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct 
 /** Progresses every endpoint; the domain lock is held. */
 void dfi_progress_run(struct dfi_progress *p);
 
+/**
+ * Takes the domain lock and progresses every endpoint; the lock stays held
+ * for the caller to look at what came. A provider thread (helper) only takes
+ * a free lock, and never that of a domain without one (FI_THREAD_DOMAIN).
+ *
+ * @return 0 with the lock held, or -FI_EAGAIN (helper: nothing done).
+ */
+int dfi_progress_lock_run(struct dfi_progress *p, struct dfi_domain *domain, bool helper);
+
 /** The watchdog's look at every endpoint (see watchdog.h); the domain lock is held. */
 void dfi_progress_rescue(struct dfi_progress *p);
 

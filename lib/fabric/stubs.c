@@ -2,8 +2,10 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* Shared ops slots: -FI_ENOSYS for what the provider does not offer, strerror. */
+/* Shared ops slots: -FI_ENOSYS for what the provider does not offer, strerror,
+ * wait-object controls; the argument checks of calls with reserved flags. */
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #include <rdma/fi_collective.h>
@@ -56,22 +58,8 @@ dfi_no_passive_ep(struct fid_fabric *fabric __rte_unused, struct fi_info *info _
 }
 
 int
-dfi_no_wait_open(struct fid_fabric *fabric __rte_unused, struct fi_wait_attr *attr __rte_unused,
-		 struct fid_wait **waitset __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_scalable_ep(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
 		   struct fid_ep **sep __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_poll_open(struct fid_domain *domain __rte_unused, struct fi_poll_attr *attr __rte_unused,
-		 struct fid_poll **pollset __rte_unused)
 {
 	return -FI_ENOSYS;
 }
@@ -120,4 +108,37 @@ dfi_strerror(int prov_errno, char *buf, size_t len)
 		return buf;
 	}
 	return s;
+}
+
+int
+dfi_wait_control(int command, void *arg, int fd, enum fi_wait_obj wait_obj)
+{
+	if (arg == NULL)
+		return -FI_EINVAL;
+	switch (command) {
+	case FI_GETWAIT:
+		if (fd < 0)
+			return -FI_ENODATA;
+		*(int *)arg = fd;
+		return 0;
+	case FI_GETWAITOBJ:
+		*(enum fi_wait_obj *)arg = wait_obj;
+		return 0;
+	default:
+		return -FI_ENOSYS;
+	}
+}
+
+int
+dfi_args_check(enum fi_log_subsys subsys, const char *call, bool given, uint64_t flags)
+{
+	if (!given) {
+		FI_WARN(&dfi_prov, subsys, "%s: an argument is NULL\n", call);
+		return -FI_EINVAL;
+	}
+	if (flags != 0) {
+		FI_WARN(&dfi_prov, subsys, "%s: flags 0x%" PRIx64 " not supported\n", call, flags);
+		return -FI_EBADFLAGS;
+	}
+	return 0;
 }

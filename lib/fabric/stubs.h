@@ -5,16 +5,32 @@
 /*
  * Ops slots several objects share: the operations the provider does not
  * offer (libfabric calls ops slots without checking them, so every slot of
- * every ops table points somewhere; these answer -FI_ENOSYS), and the
- * strerror of the event and completion queues.
+ * every ops table points somewhere; these answer -FI_ENOSYS), the strerror
+ * of the event and completion queues, the wait-object controls of the
+ * objects that have one, and the argument checks of the calls that take
+ * reserved flags.
  */
 
 #ifndef _DFI_STUBS_H_
 #define _DFI_STUBS_H_
 
+#include <stdbool.h>
+
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_eq.h>
+#include <rdma/providers/fi_log.h>
+
+/** The fi_ops of an object whose own slots are close, bind and control. */
+#define DFI_FI_OPS(close_fn, bind_fn, control_fn) {	\
+	.size = sizeof(struct fi_ops),			\
+	.close = (close_fn),				\
+	.bind = (bind_fn),				\
+	.control = (control_fn),			\
+	.ops_open = dfi_no_ops_open,			\
+	.tostr = dfi_no_tostr,				\
+	.ops_set = dfi_no_ops_set,			\
+}
 
 int dfi_no_bind(struct fid *fid, struct fid *bfid, uint64_t flags);
 int dfi_no_control(struct fid *fid, int command, void *arg);
@@ -26,13 +42,9 @@ int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
 
 int dfi_no_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
 		      void *context);
-int dfi_no_wait_open(struct fid_fabric *fabric, struct fi_wait_attr *attr,
-		     struct fid_wait **waitset);
 
 int dfi_no_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
 		       void *context);
-int dfi_no_poll_open(struct fid_domain *domain, struct fi_poll_attr *attr,
-		     struct fid_poll **pollset);
 int dfi_no_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
 		   void *context);
 int dfi_no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
@@ -48,5 +60,20 @@ int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op col
  * describe.
  */
 const char *dfi_strerror(int prov_errno, char *buf, size_t len);
+
+/**
+ * fi_control() of an object's wait object: FI_GETWAIT gives fd, or
+ * -FI_ENODATA when it has none (fd < 0), FI_GETWAITOBJ wait_obj; other
+ * commands -FI_ENOSYS, a NULL arg -FI_EINVAL.
+ */
+int dfi_wait_control(int command, void *arg, int fd, enum fi_wait_obj wait_obj);
+
+/**
+ * The argument checks of a call (named in the log) with reserved flags:
+ * given says that the objects and pointers it needs are there.
+ *
+ * @return 0, -FI_EINVAL or -FI_EBADFLAGS (logged).
+ */
+int dfi_args_check(enum fi_log_subsys subsys, const char *call, bool given, uint64_t flags);
 
 #endif /* _DFI_STUBS_H_ */
