@@ -268,7 +268,7 @@ test_caps_unsupported_refused(void)
 {
 	static const uint64_t refused[] = {
 		FI_ATOMIC, FI_MULTICAST, FI_HMEM, FI_COLLECTIVE, FI_NAMED_RX_CTX,
-		FI_VARIABLE_MSG, FI_TRIGGER, FI_FENCE, FI_RMA_PMEM,
+		FI_VARIABLE_MSG, FI_FENCE, FI_RMA_PMEM,
 		FI_MSG | FI_SOURCE | FI_SOURCE_ERR,	/* paired as required, not offered */
 	};
 	size_t i;
@@ -296,6 +296,32 @@ test_caps_secondary_on_request(void)
 	hints->caps = FI_MSG;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT(((info->domain_attr->caps) & (FI_SHARED_AV)) == 0);
+}
+
+/* fi_getinfo(3): FI_TRIGGER is a secondary capability, granted when asked
+ * for; fi_trigger(3): only an endpoint created with it takes triggered
+ * operations. Offered by RDM endpoints, not DGRAM ones. */
+static void
+test_caps_trigger_rdm_on_request(void)
+{
+	struct fi_info *cur;
+
+	hints->caps = FI_MSG | FI_TRIGGER;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	for (cur = info; cur != NULL; cur = cur->next) {
+		CU_ASSERT_EQUAL(cur->ep_attr->type, FI_EP_RDM);
+		CU_ASSERT(((cur->caps) & (FI_TRIGGER)) != 0);
+		CU_ASSERT(((cur->tx_attr->caps) & (FI_TRIGGER)) != 0);
+		CU_ASSERT(((cur->rx_attr->caps) & (FI_TRIGGER)) != 0);
+	}
+	hints->ep_attr->type = FI_EP_DGRAM;
+	expect_nodata();
+	/* not asked for, not given */
+	hints->ep_attr->type = FI_EP_RDM;
+	hints->caps = FI_MSG | FI_TAGGED | FI_RMA;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT(((info->caps) & (FI_TRIGGER)) == 0);
+	CU_ASSERT(((info->tx_attr->caps) & (FI_TRIGGER)) == 0);
 }
 
 static void
@@ -1019,6 +1045,7 @@ static CU_TestInfo getinfo_tests[] = {
 	{ "tagged is RDM only", test_caps_tagged_rdm_only },
 	{ "unsupported caps refused", test_caps_unsupported_refused },
 	{ "secondary caps on request", test_caps_secondary_on_request },
+	{ "FI_TRIGGER: RDM, on request", test_caps_trigger_rdm_on_request },
 	{ "tx/rx caps direction-pure", test_caps_direction_pure },
 	{ "no mode required", test_mode_none_required },
 	{ "ep type filter", test_ep_type },

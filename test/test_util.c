@@ -97,6 +97,13 @@ int
 test_domain_open_mr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
 		    uint64_t caps, int mr_mode)
 {
+	return test_domain_open_attr(td, type, addr_format, caps, mr_mode, FI_THREAD_UNSPEC, NULL);
+}
+
+int
+test_domain_open_attr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+		      uint64_t caps, int mr_mode, enum fi_threading threading, const char *port)
+{
 	struct fi_info *hints = fi_allocinfo();
 	int ret;
 
@@ -107,6 +114,9 @@ test_domain_open_mr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_
 	hints->addr_format = addr_format;
 	hints->caps = caps;
 	hints->domain_attr->mr_mode = mr_mode;
+	hints->domain_attr->threading = threading;
+	if (port != NULL)
+		hints->domain_attr->name = strdup(port);
 	ret = test_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &td->info);
 	fi_freeinfo(hints);
 	if (ret == 0)

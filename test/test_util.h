@@ -56,6 +56,10 @@ int test_domain_open(struct test_domain *td, enum fi_ep_type type, uint32_t addr
 /** The same, asking for the memory registration modes mr_mode (fi_mr(3)). */
 int test_domain_open_mr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
 			uint64_t caps, int mr_mode);
+/** The same, also asking for a threading model and, unless NULL, a port (domain name). */
+int test_domain_open_attr(struct test_domain *td, enum fi_ep_type type, uint32_t addr_format,
+			  uint64_t caps, int mr_mode, enum fi_threading threading,
+			  const char *port);
 void test_domain_close(struct test_domain *td);
 
 /** An enabled endpoint with its CQ and send and receive counters, in an AV. */

@@ -22,6 +22,7 @@
 
 #include "addr.h"
 #include "rxtx.h"
+#include "trigger.h"
 
 struct dfi_av;
 struct dfi_cq;
@@ -107,20 +108,27 @@ struct dfi_ep {
 int dfi_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
 		 void *context);
 
-/** Progresses an endpoint; the domain lock is held (CQ, counter reads). */
+/**
+ * Progresses an endpoint, then issues the triggered operations its
+ * completions made due; the domain lock is held (CQ, counter reads).
+ */
 static inline void
 dfi_ep_progress(struct dfi_ep *ep)
 {
-	if (ep->enabled)
+	if (ep->enabled) {
 		ep->type_ops->progress(ep);
+		dfi_trig_progress(ep->domain);
+	}
 }
 
 /** The domain's watchdog looks at an endpoint; the domain lock is held. */
 static inline void
 dfi_ep_rescue(struct dfi_ep *ep)
 {
-	if (ep->enabled && ep->type_ops->rescue != NULL)
+	if (ep->enabled && ep->type_ops->rescue != NULL) {
 		ep->type_ops->rescue(ep);
+		dfi_trig_progress(ep->domain);
+	}
 }
 
 /** The endpoint's own address, in its domain's format. */

@@ -40,9 +40,9 @@
 
 #define RDM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | \
-			 FI_MATCH_COMPLETE)
-#define RDM_RX_FLAGS	(FI_COMPLETION | FI_MORE | FI_MULTI_RECV)
-#define RDM_TRX_FLAGS	(FI_COMPLETION | FI_MORE | FI_PEEK | FI_CLAIM | FI_DISCARD)
+			 FI_MATCH_COMPLETE | FI_TRIGGER)
+#define RDM_RX_FLAGS	(FI_COMPLETION | FI_MORE | FI_MULTI_RECV | FI_TRIGGER)
+#define RDM_TRX_FLAGS	(FI_COMPLETION | FI_MORE | FI_PEEK | FI_CLAIM | FI_DISCARD | FI_TRIGGER)
 #define MIN_MULTI_RECV	64
 
 /* -- pools -- */
@@ -599,8 +599,9 @@ rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int 
 
 /* -- sends -- */
 
-ssize_t
-rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
+/* A post checked and within the endpoint's limits, with the domain lock held. */
+static __rte_always_inline ssize_t
+post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 	const struct dfi_av_entry *e;
@@ -608,45 +609,30 @@ rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	struct dfi_addr a;
-	size_t len, i;
+	size_t i;
 	bool comp;
-	ssize_t ret = 0;
 
-	if (unlikely(req->count > ep->iov_limit || (req->count > 0 && req->iov == NULL)))
-		return -FI_EINVAL;
-	len = dfi_iov_len(req->iov, req->count);
-	if (unlikely(len > ep->max_msg_size || ((flags & FI_INJECT) && len > ep->inject_size)))
-		return -FI_EMSGSIZE;
-	dfi_domain_lock(ep->domain);
-	if (unlikely(!ep->enabled)) {
-		ret = -FI_EOPBADSTATE;
-		goto out;
-	}
+	if (unlikely(!ep->enabled))
+		return -FI_EOPBADSTATE;
 	e = dfi_av_resolve(ep->av, req->dest);
 	if (unlikely(e == NULL)) {
 		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", req->dest);
-		ret = -FI_EINVAL;
-		goto out;
+		return -FI_EINVAL;
 	}
 	dfi_avs_entry_addr(e, &a);
 	p = rdm_peer_get(r, &a, true);
-	if (unlikely(p == NULL)) {
-		ret = -FI_ENOMEM;
-		goto out;
-	}
+	if (unlikely(p == NULL))
+		return -FI_ENOMEM;
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
-	if (unlikely(r->nb_ops >= ep->tx_size || (comp && dfi_cq_reserve(ep->tx_cq) != 0))) {
-		ret = -FI_EAGAIN;
-		goto out;
-	}
+	if (unlikely(r->nb_ops >= ep->tx_size || (comp && dfi_cq_reserve(ep->tx_cq) != 0)))
+		return -FI_EAGAIN;
 	op = rdm_op_alloc(r);
 	if (unlikely(op == NULL)) {
 		/* delivery notices hold the rest of the pool for now */
 		if (comp)
 			dfi_cq_unreserve(ep->tx_cq);
-		ret = -FI_EAGAIN;
-		goto out;
+		return -FI_EAGAIN;
 	}
 	op->peer = p;
 	op->context = req->context;
@@ -687,9 +673,33 @@ rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
 	rdm_conn_post(ep, r, op);
 	if (!(flags & FI_MORE))
 		dfi_sink_flush(&ep->sink);
-out:
+	return 0;
+}
+
+ssize_t
+rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
+{
+	size_t len;
+	ssize_t ret;
+
+	if (unlikely(req->flags & FI_TRIGGER))
+		return rdm_trig_post(ep, req, NULL);
+	ret = rdm_post_check(ep, req, &len);
+	if (unlikely(ret != 0))
+		return ret;
+	dfi_domain_lock(ep->domain);
+	ret = post_locked(ep, req, len);
 	dfi_domain_unlock(ep->domain);
 	return ret;
+}
+
+ssize_t
+rdm_post_locked(struct dfi_ep *ep, const struct rdm_post *req)
+{
+	size_t len;
+	ssize_t ret = rdm_post_check(ep, req, &len);
+
+	return ret != 0 ? ret : post_locked(ep, req, len);
 }
 
 static ssize_t
@@ -841,49 +851,34 @@ rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint6
 }
 
 
-static ssize_t
-rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
-	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
+/* A receive checked, with the domain lock held. */
+static __rte_always_inline ssize_t
+rx_post_locked(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
+	       uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 	struct rdm_rx *rx;
 	struct rdm_ux *ux;
-	ssize_t ret = 0;
 	size_t i;
 
-	if (unlikely(count > ep->iov_limit || (count > 0 && iov == NULL)))
-		return -FI_EINVAL;
-	if (unlikely((flags & ~(tagged ? RDM_TRX_FLAGS : RDM_RX_FLAGS)) != 0 ||
-		     ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM)))))
-		return -FI_EBADFLAGS;
+	if (unlikely(!ep->enabled))
+		return -FI_EOPBADSTATE;
 	if (!(ep->caps & FI_DIRECTED_RECV))
 		src = FI_ADDR_UNSPEC;
-	dfi_domain_lock(ep->domain);
-	if (unlikely(!ep->enabled)) {
-		ret = -FI_EOPBADSTATE;
-		goto out;
-	}
-	if (flags & FI_PEEK) {
-		ret = rx_peek(ep, r, src, tag, ignore, context, flags);
-		goto out;
-	}
+	if (flags & FI_PEEK)
+		return rx_peek(ep, r, src, tag, ignore, context, flags);
 	ux = NULL;
 	if (flags & FI_CLAIM) {
 		ux = ux_find(ep, r, true, 0, 0, FI_ADDR_UNSPEC, context);
-		if (ux == NULL) {
-			ret = -FI_EINVAL;	/* nothing was claimed with this context */
-			goto out;
-		}
+		if (ux == NULL)
+			return -FI_EINVAL;	/* nothing was claimed with this context */
 		if (flags & FI_DISCARD) {
-			ret = claim_discard(ep, r, ux, context);
-			goto out;
+			return claim_discard(ep, r, ux, context);
 		}
 	}
 	rx = rx_alloc(r);
-	if (rx == NULL) {
-		ret = -FI_EAGAIN;
-		goto out;
-	}
+	if (rx == NULL)
+		return -FI_EAGAIN;
 	rx->context = context;
 	rx->flags = flags;
 	rx->tag = tag;
@@ -900,8 +895,7 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 	if (!(flags & FI_MULTI_RECV) && rx_wants_comp(ep, rx) &&
 	    dfi_cq_reserve(ep->rx_cq) != 0) {
 		rx_free(r, rx);
-		ret = -FI_EAGAIN;
-		goto out;
+		return -FI_EAGAIN;
 	}
 	if (flags & FI_MULTI_RECV) {
 		/* what is waiting fills it first, as far as it has room; a message
@@ -923,9 +917,41 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 			ux_take(ep, r, ux, rx);
 	}
 	dfi_sink_flush(&ep->sink);	/* a RESUME, a delivery notice */
-out:
+	return 0;
+}
+
+static ssize_t
+rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
+	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
+{
+	ssize_t ret;
+
+	if (unlikely(!rdm_iov_ok(ep, iov, count)))
+		return -FI_EINVAL;
+	if (unlikely((flags & ~(tagged ? RDM_TRX_FLAGS : RDM_RX_FLAGS)) != 0 ||
+		     ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM))) ||
+		     ((flags & FI_TRIGGER) && (flags & (FI_PEEK | FI_CLAIM)))))
+		return -FI_EBADFLAGS;
+	if (unlikely(flags & FI_TRIGGER)) {
+		struct rdm_post req = {
+			.iov = iov, .count = count, .dest = src, .tag = tag,
+			.context = context, .flags = flags,
+		};
+		struct rdm_rx_args rx = { .ignore = ignore, .tagged = tagged };
+
+		return rdm_trig_post(ep, &req, &rx);
+	}
+	dfi_domain_lock(ep->domain);
+	ret = rx_post_locked(ep, iov, count, src, tag, ignore, context, flags, tagged);
 	dfi_domain_unlock(ep->domain);
 	return ret;
+}
+
+ssize_t
+rdm_rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx_args *rx)
+{
+	return rx_post_locked(ep, req->iov, req->count, req->dest, req->tag, rx->ignore,
+			      req->context, req->flags, rx->tagged);
 }
 
 static ssize_t
@@ -938,6 +964,8 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 
 	if (context == NULL)
 		return -FI_ENOENT;	/* cannot be cancelled (fi_endpoint(3)) */
+	if (unlikely(!TAILQ_EMPTY(&r->trig_waiting)) && rdm_trig_cancel(ep, r, context) == 0)
+		return 0;
 	for (t = 0; t < 2 && rx == NULL; t++) {
 		TAILQ_FOREACH(rx, posted_list(r, t != 0), link) {
 			if (rx->context == context)
@@ -1260,7 +1288,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		r->uxs[i - 1].next = r->ux_free;
 		r->ux_free = &r->uxs[i - 1];
 	}
-	return 0;
+	return rdm_trig_init(ep, r);
 }
 
 static int
@@ -1274,8 +1302,10 @@ rdm_shutdown(struct dfi_ep *ep)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 
-	if (r != NULL)
-		rdm_conn_shutdown(ep, r);
+	if (r == NULL)
+		return;
+	rdm_trig_shutdown(r);
+	rdm_conn_shutdown(ep, r);
 }
 
 static void
@@ -1302,6 +1332,7 @@ rdm_fini(struct dfi_ep *ep)
 	free(r->inject_bufs);
 	free(r->rxs);
 	free(r->uxs);
+	rdm_trig_fini(r);
 	free(r);
 	ep->priv = NULL;
 }

@@ -27,6 +27,8 @@
 
 #include "addr.h"
 #include "ep.h"
+#include "iov.h"
+#include "trigger.h"
 #include "wire.h"
 
 #define RDM_IOV_MAX		4
@@ -228,6 +230,41 @@ struct rdm_peer {
 	struct rdm_ux *blocked;		/* the message refused (RNR) until a receive matches */
 };
 
+/* What a post asks for: the message and RMA calls fill it. */
+struct rdm_post {
+	const struct iovec *iov;
+	size_t count;
+	fi_addr_t dest;			/* a receive: its source */
+	uint64_t tag;			/* MSG: the tag; RMA: the target address */
+	uint64_t data;
+	uint64_t key;			/* RMA: the target region */
+	void *context;
+	uint64_t flags;			/* FI_* */
+	uint64_t comp_flags;		/* the completion's */
+	uint8_t type;			/* DFI_PKT_RDM_MSG, _WRITE or _READ_REQ */
+	uint8_t cntr;			/* enum dfi_cntr_slot */
+	uint16_t pkt_flags;
+};
+
+/* A receive's arguments beyond those an rdm_post carries. */
+struct rdm_rx_args {
+	uint64_t ignore;
+	bool tagged;
+};
+
+/* A triggered operation (rdm_trig.c): a copy of its post, waiting on its counter. */
+struct rdm_trig {
+	struct dfi_trig trig;		/* in its counter's queue */
+	TAILQ_ENTRY(rdm_trig) link;	/* the endpoint's waiting list, or its free list */
+	struct dfi_ep *ep;
+	struct rdm_post req;		/* req.iov points at iov */
+	struct rdm_rx_args rx;		/* a receive's */
+	bool recv;
+	struct iovec iov[RDM_IOV_MAX];
+};
+
+TAILQ_HEAD(rdm_trig_list, rdm_trig);
+
 /** Statistics of an RDM endpoint (fi_ext_dpdk.h has the public copy). */
 struct rdm_stats {
 	uint64_t tx_pkts;
@@ -303,6 +340,10 @@ struct dfi_rdm {
 	struct rdm_ux *ux_free;
 	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
 	struct rdm_ux *ux_tail;
+	/* triggered operations (FI_TRIGGER): a pool, and those waiting, in posting order */
+	struct rdm_trig *trigs;
+	struct rdm_trig_list trig_free;
+	struct rdm_trig_list trig_waiting;
 	uint32_t nb_ops;
 	struct rdm_stats stats;
 };
@@ -374,24 +415,55 @@ rdm_ep_of(struct fid_ep *ep_fid)
 	return container_of(ep_fid, struct dfi_ep, ep_fid);
 }
 
-/* What a post asks for: the message and RMA calls fill it. */
-struct rdm_post {
-	const struct iovec *iov;
-	size_t count;
-	fi_addr_t dest;
-	uint64_t tag;			/* MSG: the tag; RMA: the target address */
-	uint64_t data;
-	uint64_t key;			/* RMA: the target region */
-	void *context;
-	uint64_t flags;			/* FI_* */
-	uint64_t comp_flags;		/* the completion's */
-	uint8_t type;			/* DFI_PKT_RDM_MSG, _WRITE or _READ_REQ */
-	uint8_t cntr;			/* enum dfi_cntr_slot */
-	uint16_t pkt_flags;
-};
+/** @return whether an I/O vector of count entries is one the endpoint takes. */
+static inline bool
+rdm_iov_ok(const struct dfi_ep *ep, const struct iovec *iov, size_t count)
+{
+	return count <= ep->iov_limit && (count == 0 || iov != NULL);
+}
+
+/** What a send, write or read is refused for before the lock; 0 and its length *len. */
+static inline ssize_t
+rdm_post_check(const struct dfi_ep *ep, const struct rdm_post *req, size_t *len)
+{
+	if (unlikely(!rdm_iov_ok(ep, req->iov, req->count)))
+		return -FI_EINVAL;
+	*len = dfi_iov_len(req->iov, req->count);
+	if (unlikely(*len > ep->max_msg_size ||
+		     ((req->flags & FI_INJECT) && *len > ep->inject_size)))
+		return -FI_EMSGSIZE;
+	return 0;
+}
 
 /** Posts a send, a write or a read; 0 or a negative fabric errno (-FI_EAGAIN: full). */
 ssize_t rdm_post(struct dfi_ep *ep, const struct rdm_post *req);
+
+/** rdm_post() with the domain lock held (a triggered operation issued). */
+ssize_t rdm_post_locked(struct dfi_ep *ep, const struct rdm_post *req);
+
+/** Posts a receive with the domain lock held (a triggered one issued). */
+ssize_t rdm_rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req,
+			   const struct rdm_rx_args *rx);
+
+/* -- triggered operations (rdm_trig.c) -- */
+
+/** Sets up the endpoint's pool when it was opened with FI_TRIGGER; 0 or -FI_ENOMEM. */
+int rdm_trig_init(struct dfi_ep *ep, struct dfi_rdm *r);
+void rdm_trig_fini(struct dfi_rdm *r);
+
+/**
+ * An operation posted with FI_TRIGGER (rx: a receive's own arguments, or
+ * NULL): checked, copied and queued on its counter, or issued at once when
+ * the counter is already there. 0 or a negative fabric errno.
+ */
+ssize_t rdm_trig_post(struct dfi_ep *ep, const struct rdm_post *req,
+		      const struct rdm_rx_args *rx);
+
+/** fi_cancel() of a triggered operation still waiting; -FI_ENOENT when none has context. */
+ssize_t rdm_trig_cancel(struct dfi_ep *ep, struct dfi_rdm *r, void *context);
+
+/** The endpoint closes: what still waits is dropped; the domain lock is held. */
+void rdm_trig_shutdown(struct dfi_rdm *r);
 
 /* Messages this small share a packet when several wait to go (FI_MORE, or
  * the window or the port busy), up to RDM_BUNDLE_RECS of them. */

@@ -3,7 +3,8 @@
  */
 
 /* Counters: values bumped atomically unless the threading model makes
- * plain adds safe, progress on read, spinning waits. */
+ * plain adds safe, progress on read, spinning waits; the application's
+ * writes issue the triggered operations they make due. */
 
 #include <sched.h>
 #include <stdlib.h>
@@ -114,21 +115,30 @@ cntr_seen_write(struct dfi_cntr_seen *seen, bool err, uint64_t value, bool add)
 /*
  * The application's writes to the value or, with err, the error value: under
  * the domain lock, as the endpoints' are, so that a plain add never races
- * with one of theirs.
+ * with one of theirs. A success value that reaches a triggered operation's
+ * threshold issues it before the call returns.
  */
 static int
 cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
 {
 	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
-	uint64_t *v = err ? &cntr->err : &cntr->value;
 
 	dfi_domain_lock(cntr->domain);
-	if (add)
-		dfi_cntr_add_to(cntr, v, value);
-	else
-		__atomic_store_n(v, value, __ATOMIC_RELEASE);
+	if (err && add)
+		dfi_cntr_add_to(cntr, &cntr->err, value);
+	else if (err)
+		__atomic_store_n(&cntr->err, value, __ATOMIC_RELEASE);
+	else if (add)
+		dfi_cntr_add(cntr, value);
+	else {
+		__atomic_store_n(&cntr->value, value, __ATOMIC_RELEASE);
+		if (value >= cntr->trig.next)
+			dfi_trig_reached(cntr);
+	}
+	/* the application's own writes are no news to its poll or wait sets */
 	cntr_seen_write(&cntr->polled, err, value, add);
 	cntr_seen_write(&cntr->waited, err, value, add);
+	dfi_trig_progress(cntr->domain);
 	dfi_domain_unlock(cntr->domain);
 	return 0;
 }
@@ -224,12 +234,19 @@ static int
 cntr_close(struct fid *fid)
 {
 	struct dfi_cntr *cntr = container_of(fid, struct dfi_cntr, cntr_fid.fid);
+	int ret;
 
 	if (DFI_REF_READ(&cntr->refs) != 0) {
 		DFI_WARN(FI_LOG_CNTR, "counter still bound to %u objects",
 			 DFI_REF_READ(&cntr->refs));
 		return -FI_EBUSY;
 	}
+	/* fi_cntr(3): no resource may still be associated with it */
+	dfi_domain_lock(cntr->domain);
+	ret = dfi_trig_cntr_close(cntr);
+	dfi_domain_unlock(cntr->domain);
+	if (ret != 0)
+		return ret;
 	if (cntr->wait != NULL)
 		dfi_wait_leave(cntr->wait, &cntr->cntr_fid.fid);
 	dfi_domain_release(cntr->domain);
@@ -269,6 +286,7 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	cntr->serial = domain->threading == FI_THREAD_DOMAIN ||
 		       domain->threading == FI_THREAD_COMPLETION;
 	cntr->wait_obj = wait_obj;
+	dfi_trig_cntr_init(&cntr->trig);
 	DFI_REF_INIT(&cntr->refs);
 	cntr->cntr_fid.fid.fclass = FI_CLASS_CNTR;
 	cntr->cntr_fid.fid.context = context;

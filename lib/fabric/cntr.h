@@ -5,7 +5,8 @@
 /*
  * Counters (fi_cntr(3)): a success and an error count, bumped by the
  * endpoints and memory regions bound to them. Reading or waiting progresses
- * the bound endpoints.
+ * the bound endpoints. Triggered operations wait on the success count
+ * (trigger.h).
  */
 
 #ifndef _DFI_CNTR_H_
@@ -20,6 +21,7 @@
 #include <rte_branch_prediction.h>
 
 #include "progress.h"
+#include "trigger.h"
 
 struct dfi_domain;
 struct dfi_wait;
@@ -46,6 +48,7 @@ struct dfi_cntr {
 	struct dfi_cntr_seen waited;	/* by its wait set */
 	uint64_t ops_flags;		/* FI_GETOPSFLAG / FI_SETOPSFLAG */
 	uint32_t refs;			/* bound endpoints, memory regions, poll sets */
+	struct dfi_trig_cntr trig;	/* the triggered operations waiting on it */
 };
 
 /** fi_cntr_open() on one of our domains. */
@@ -68,20 +71,32 @@ int dfi_cntr_changed(struct dfi_cntr *cntr, struct dfi_cntr_seen *seen, bool hel
 int dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep);
 void dfi_cntr_detach(struct dfi_cntr *cntr, struct dfi_ep *ep);
 
-/** Adds n to one of the counter's values (value or err). */
-static inline void
+/** Adds n to one of the counter's values (value or err); @return the new value. */
+static inline uint64_t
 dfi_cntr_add_to(const struct dfi_cntr *cntr, uint64_t *v, uint64_t n)
 {
-	if (likely(cntr->serial))
-		__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELEASE);
-	else
-		__atomic_fetch_add(v, n, __ATOMIC_RELEASE);
+	uint64_t nv;
+
+	if (likely(cntr->serial)) {
+		nv = __atomic_load_n(v, __ATOMIC_RELAXED) + n;
+		__atomic_store_n(v, nv, __ATOMIC_RELEASE);
+		return nv;
+	}
+	return __atomic_add_fetch(v, n, __ATOMIC_RELEASE);
+}
+
+/** Adds n to the success value: the one that triggers operations. */
+static inline void
+dfi_cntr_add(struct dfi_cntr *cntr, uint64_t n)
+{
+	if (unlikely(dfi_cntr_add_to(cntr, &cntr->value, n) >= cntr->trig.next))
+		dfi_trig_reached(cntr);
 }
 
 static inline void
 dfi_cntr_inc(struct dfi_cntr *cntr)
 {
-	dfi_cntr_add_to(cntr, &cntr->value, 1);
+	dfi_cntr_add(cntr, 1);
 }
 
 static inline void

@@ -25,6 +25,7 @@
 #include "watchdog.h"
 #include "wire.h"
 
+struct dfi_cntr;
 struct dfi_eq;
 
 struct dfi_domain {
@@ -47,6 +48,7 @@ struct dfi_domain {
 	struct dfi_eq *eq;		/* fi_domain_bind(), or NULL */
 	uint64_t eq_flags;
 	struct dfi_watchdog watchdog;	/* progresses what the application left */
+	struct dfi_cntr *trig_ready;	/* counters with triggered operations due (trigger.h) */
 	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
 };
 

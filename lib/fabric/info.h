@@ -46,7 +46,8 @@
 
 #define DFI_RDM_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | DFI_MSG_MODS | DFI_RMA_MODS | \
 				 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
-				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV)
+				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV | \
+				 FI_TRIGGER)
 #define DFI_DGRAM_CAPS		(FI_MSG | DFI_MSG_MODS | FI_SOURCE | FI_LOCAL_COMM | \
 				 FI_REMOTE_COMM | FI_SHARED_AV)
 /* Secondary capabilities reported unasked: they cost nothing. */
