@@ -647,6 +647,20 @@ order_len(uint64_t seq)
 	return 1 + mix(o.seed * 31 + seq) % ORDER_SLICE;
 }
 
+/* The server closes its region, progressing: the answer to the client's last
+ * read may still wait on its acknowledgement, and the region on it. */
+static void
+region_close(struct peer *p, struct fid_mr *mr)
+{
+	uint64_t t0 = peer_now_ms();
+	int ret;
+
+	while ((ret = fi_close(&mr->fid)) == -FI_EBUSY && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
+		fi_cq_read(p->cq, NULL, 0);
+	peer_check(ret == 0, "server: the region closes once its last answer is acknowledged "
+		   "(%s)", fi_strerror(-ret));
+}
+
 /*
  * The target: a region of o.count slices, each written once, and receives.
  * Message seq must arrive in order (SAS), and when it does, the write posted
@@ -710,7 +724,7 @@ serve_order(struct peer *p)
 		fi_cancel(&p->ep->fid, &rx_slots[i].ctx);
 out:
 	if (mr != NULL)
-		fi_close(&mr->fid);
+		region_close(p, mr);
 	free(region);
 }
 
@@ -801,10 +815,9 @@ serve_rma(struct peer *p)
 	uint8_t *mem = malloc(all), *image = calloc(1, RMA_REGION);
 	struct fi_dpdk_ep_stats st;
 	struct fid_mr *mr = NULL;
-	uint64_t count = 0, t0;
+	uint64_t count = 0;
 	uint32_t polls = 0;
 	bool canaries = true, same;
-	int ret;
 	char c;
 
 	if (!peer_check(mem != NULL && image != NULL, "server: memory"))
@@ -831,12 +844,7 @@ serve_rma(struct peer *p)
 	peer_check(canaries, "no byte outside the region changed");
 	print_stats(p, &st);
 	check_faults(p, &st);
-	/* the answer to the last read may wait on its ack */
-	t0 = peer_now_ms();
-	while ((ret = fi_close(&mr->fid)) == -FI_EBUSY && peer_now_ms() - t0 < PEER_TIMEOUT_MS)
-		fi_cq_read(p->cq, NULL, 0);
-	peer_check(ret == 0, "server: the region closes once its last answer is acknowledged "
-		   "(%s)", fi_strerror(-ret));
+	region_close(p, mr);
 	peer_tell(p, 'c');
 	if (peer_hear(p, &c) != 0 || c != 'd')
 		peer_check(false, "server: the client ends the test");
