@@ -43,10 +43,13 @@ fault_env() {
 }
 
 status=0
+# control ports, a new one for each run: a server's port may stay in
+# TIME_WAIT after its run, and fi_pingpong's bind then fails
+next_port=$((47000 + RANDOM % 500))
 
 # ping RUN FAULT: one fi_pingpong into $tmp/c.RUN
 ping() {
-	local port=$((47700 + RANDOM % 90)) args=(-p dpdk -e rdm -m tagged -S 64 -I "$iters" -c)
+	local port=$((next_port++)) args=(-p dpdk -e rdm -m tagged -S 64 -I "$iters" -c)
 	# shellcheck disable=SC2046
 	WIRE_LISTEN_PORT=$port wire_pair 300 "$tmp/s.$1" "$tmp/c.$1" \
 		::: env $(fault_env "$2") FI_DPDK_EAL_ARGS="$(wire_eal server)" \
