@@ -122,19 +122,14 @@ static int
 cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
 {
 	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
+	uint64_t *v = err ? &cntr->err : &cntr->value, now = value;
 
 	dfi_domain_lock(cntr->domain);
-	if (err && add)
-		dfi_cntr_add_to(cntr, &cntr->err, value);
-	else if (err)
-		__atomic_store_n(&cntr->err, value, __ATOMIC_RELEASE);
-	else if (add)
-		dfi_cntr_add(cntr, value);
-	else {
-		__atomic_store_n(&cntr->value, value, __ATOMIC_RELEASE);
-		if (value >= cntr->trig.next)
-			dfi_trig_reached(cntr);
-	}
+	if (add)
+		now = dfi_cntr_add_to(cntr, v, value);
+	else
+		__atomic_store_n(v, value, __ATOMIC_RELEASE);
+	dfi_cntr_moved(cntr, err, now);
 	/* the application's own writes are no news to its poll or wait sets */
 	cntr_seen_write(&cntr->polled, err, value, add);
 	cntr_seen_write(&cntr->waited, err, value, add);

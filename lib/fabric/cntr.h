@@ -85,12 +85,20 @@ dfi_cntr_add_to(const struct dfi_cntr *cntr, uint64_t *v, uint64_t n)
 	return __atomic_add_fetch(v, n, __ATOMIC_RELEASE);
 }
 
+/** One of the counter's values is now now: a success value may make
+ * triggered operations due (the error count triggers none). */
+static inline void
+dfi_cntr_moved(struct dfi_cntr *cntr, bool err, uint64_t now)
+{
+	if (unlikely(!err && now >= cntr->trig.next))
+		dfi_trig_reached(cntr);
+}
+
 /** Adds n to the success value: the one that triggers operations. */
 static inline void
 dfi_cntr_add(struct dfi_cntr *cntr, uint64_t n)
 {
-	if (unlikely(dfi_cntr_add_to(cntr, &cntr->value, n) >= cntr->trig.next))
-		dfi_trig_reached(cntr);
+	dfi_cntr_moved(cntr, false, dfi_cntr_add_to(cntr, &cntr->value, n));
 }
 
 static inline void
