@@ -116,10 +116,11 @@ static int
 poll_del(struct fid_poll *pollset, struct fid *event_fid, uint64_t flags)
 {
 	struct dfi_poll *poll = container_of(pollset, struct dfi_poll, poll_fid);
+	int ret = dfi_args_check(FI_LOG_DOMAIN, "fi_poll_del", event_fid != NULL, flags);
 	uint32_t i;
 
-	if (flags != 0)
-		return -FI_EBADFLAGS;
+	if (ret != 0)
+		return ret;
 	pthread_mutex_lock(&poll->lock);
 	i = member_find(poll, event_fid);
 	if (i == poll->nb_fids) {

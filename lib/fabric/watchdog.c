@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_spinlock.h>
-
 #include "dfi.h"
 #include "domain.h"
 #include "watchdog.h"
@@ -24,10 +22,10 @@ watchdog_main(void *arg)
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&nap, NULL);
 		/* the application holds it: it is progressing, or about to */
-		if (!rte_spinlock_trylock(&domain->lock))
+		if (!dfi_domain_trylock(domain))
 			continue;
 		dfi_progress_rescue(&w->eps);
-		rte_spinlock_unlock(&domain->lock);
+		dfi_domain_unlock(domain);
 	}
 	return NULL;
 }
