@@ -872,9 +872,8 @@ rx_post_locked(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr
 		ux = ux_find(ep, r, true, 0, 0, FI_ADDR_UNSPEC, context);
 		if (ux == NULL)
 			return -FI_EINVAL;	/* nothing was claimed with this context */
-		if (flags & FI_DISCARD) {
+		if (flags & FI_DISCARD)
 			return claim_discard(ep, r, ux, context);
-		}
 	}
 	rx = rx_alloc(r);
 	if (rx == NULL)
