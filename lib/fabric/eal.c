@@ -48,6 +48,13 @@ static enum eal_state eal_state = EAL_UNINIT;
  * must not wait for it.
  */
 static bool eal_in_init;
+/*
+ * The process that started or found the EAL. DPDK does not survive fork():
+ * a child inherits the EAL's memory but not its threads, and shares the
+ * parent's device sockets (memif's control channel), so the provider refuses
+ * to work in it and leaves the parent's ports alone when it exits.
+ */
+static pid_t eal_pid;
 
 RTE_LOG_REGISTER_DEFAULT(dfi_eal_logtype, NOTICE);
 
@@ -444,6 +451,30 @@ eal_start(void)
 	return 0;
 }
 
+bool
+dfi_eal_forked(void)
+{
+	enum eal_state state = __atomic_load_n(&eal_state, __ATOMIC_ACQUIRE);
+
+	return (state == EAL_OWNED || state == EAL_SHARED) && getpid() != eal_pid;
+}
+
+static int
+eal_forked_refuse(void)
+{
+	static pid_t reported;
+
+	if (!dfi_eal_forked())
+		return 0;
+	if (reported != getpid()) {
+		reported = getpid();
+		eal_report("process %d was forked from %d after DPDK started there: DPDK does "
+			   "not survive fork(), no dpdk domain here (fork before the first "
+			   "fi_getinfo, or exec)", (int)getpid(), (int)eal_pid);
+	}
+	return -FI_ENODATA;
+}
+
 int
 dfi_eal_ensure(void)
 {
@@ -452,7 +483,7 @@ dfi_eal_ensure(void)
 
 	state = __atomic_load_n(&eal_state, __ATOMIC_ACQUIRE);
 	if (state == EAL_OWNED || state == EAL_SHARED)
-		return 0;
+		return eal_forked_refuse();
 	if (state == EAL_FAILED)
 		return -FI_ENODATA;
 
@@ -465,11 +496,12 @@ dfi_eal_ensure(void)
 			ret = eal_start();
 			state = ret == 0 ? EAL_OWNED : ret == 1 ? EAL_SHARED : EAL_FAILED;
 		}
+		eal_pid = getpid();
 		__atomic_store_n(&eal_state, state, __ATOMIC_RELEASE);
 	}
 	state = eal_state;
 	pthread_mutex_unlock(&eal_lock);
-	return state == EAL_FAILED ? -FI_ENODATA : 0;
+	return state == EAL_FAILED ? -FI_ENODATA : eal_forked_refuse();
 }
 
 bool

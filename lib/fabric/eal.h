@@ -17,7 +17,8 @@
  *
  * @return 0 when the EAL is up (ours or the application's); -FI_ENODATA when
  *   it could not be started, in which case the reason was logged once and
- *   every later call fails the same way without retrying.
+ *   every later call fails the same way without retrying; -FI_ENODATA too
+ *   in a process forked after the EAL started (dfi_eal_forked()).
  */
 int dfi_eal_ensure(void);
 
@@ -27,6 +28,13 @@ int dfi_eal_ensure(void);
  *   every process that loads the provider.
  */
 bool dfi_eal_started(void);
+
+/**
+ * @return true in a process forked from the one whose EAL runs: the provider
+ *   refuses to work there (dfi_eal_ensure() fails) and must not touch the
+ *   ports it inherited, which are its parent's.
+ */
+bool dfi_eal_forked(void);
 
 /** @return true when the provider itself started the EAL. */
 bool dfi_eal_owned(void);

@@ -73,6 +73,9 @@ fi_prov_ini(void)
 static void
 dfi_cleanup(void)
 {
+	/* a forked child's exit: the ports and the EAL are its parent's */
+	if (dfi_eal_forked())
+		return;
 	dfi_ports_fini(dfi_eal_owned());
 	dfi_eal_fini();
 }
