@@ -482,7 +482,7 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) {
 			/* the packet carries other messages: this one gets an mbuf of
 			 * its own (small: RDM_BUNDLE_MSG_MAX at most) */
-			m = rte_pktmbuf_alloc(m->pool);
+			m = rte_pktmbuf_alloc(r->bundle_pool);
 			if (m == NULL)
 				return RDM_REFUSED;
 			memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
@@ -1228,6 +1228,34 @@ crc_wanted(const struct dfi_ep *ep, bool *crc)
 	return 0;
 }
 
+/*
+ * dfi_rdm.bundle_pool: a bundled message buffered takes an unexpected-message
+ * record and counts against ux_budget, so there are never more of them than
+ * the smaller of the two.
+ */
+static int
+bundle_pool_create(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	static uint32_t pools;
+	const struct dfi_port *port = ep->sink.port;
+	uint32_t n = RTE_MIN((uint32_t)ep->rx_size, r->ux_budget);
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	snprintf(name, sizeof(name), "dfi_ux_%u_%u", port->port_id,
+		 __atomic_fetch_add(&pools, 1, __ATOMIC_RELAXED));
+	r->bundle_pool = rte_pktmbuf_pool_create(name, n, 0,
+						 RTE_ALIGN(sizeof(struct dfi_rx_meta),
+							   RTE_MBUF_PRIV_ALIGN),
+						 RTE_PKTMBUF_HEADROOM + RDM_BUNDLE_MSG_MAX,
+						 SOCKET_ID_ANY);
+	if (r->bundle_pool == NULL) {
+		DFI_WARN(FI_LOG_EP_CTRL, "rdm: no pool of %u mbufs for unexpected messages: %s",
+			 n, rte_strerror(rte_errno));
+		return -FI_ENOMEM;
+	}
+	return 0;
+}
+
 static int
 rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 {
@@ -1287,6 +1315,9 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		r->uxs[i - 1].next = r->ux_free;
 		r->ux_free = &r->uxs[i - 1];
 	}
+	ret = bundle_pool_create(ep, r);
+	if (ret != 0)
+		return ret;
 	return rdm_trig_init(ep, r);
 }
 
@@ -1322,15 +1353,17 @@ rdm_fini(struct dfi_ep *ep)
 	rdm_conn_fini(ep, r);
 	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again: %" PRIu64
 		 " probes, %" PRIu64 " spurious), %" PRIu64 " in (%" PRIu64 " duplicates, %"
-		 PRIu64 " bad), %" PRIu64 " messages out, %" PRIu64 " in; %" PRIu64
-		 " watchdog rescues", r->stats.tx_pkts, r->stats.tx_retransmits,
-		 r->stats.tx_probes, r->stats.tx_spurious, r->stats.rx_pkts, r->stats.rx_dup,
-		 r->stats.rx_bad_crc, r->stats.msgs_sent, r->stats.msgs_received,
-		 r->stats.rescues);
+		 PRIu64 " bad), %" PRIu64 " messages out, %" PRIu64 " in; %" PRIu64 " acks alone; RNR %"
+		 PRIu64 " sent, %" PRIu64 " received; %" PRIu64 " watchdog rescues",
+		 r->stats.tx_pkts, r->stats.tx_retransmits, r->stats.tx_probes,
+		 r->stats.tx_spurious, r->stats.rx_pkts, r->stats.rx_dup, r->stats.rx_bad_crc,
+		 r->stats.msgs_sent, r->stats.msgs_received, r->stats.acks_sent,
+		 r->stats.rnr_sent, r->stats.rnr_received, r->stats.rescues);
 	free(r->ops);
 	free(r->inject_bufs);
 	free(r->rxs);
 	free(r->uxs);
+	rte_mempool_free(r->bundle_pool);
 	rdm_trig_fini(r);
 	free(r);
 	ep->priv = NULL;

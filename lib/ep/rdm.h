@@ -338,6 +338,11 @@ struct dfi_rdm {
 	struct rdm_rx_list posted_tag;
 	struct rdm_ux *uxs;
 	struct rdm_ux *ux_free;
+	/* a bundled message buffered while unexpected is copied out of its
+	 * packet into one of these (RDM_BUNDLE_MSG_MAX bytes), one per record:
+	 * a jumbo mbuf of the port's pool for every 64-byte message made a
+	 * stream's backlog ten times larger than the cache */
+	struct rte_mempool *bundle_pool;
 	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
 	struct rdm_ux *ux_tail;
 	/* triggered operations (FI_TRIGGER): a pool, and those waiting, in posting order */

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Open MPI over the provider against Open MPI over the kernel's TCP, in one
+# run: test/mpi_latency.c (osu_latency's ping-pong, 8 B to 4 MiB) with two
+# ranks, over the OFI MTL on dpdk (a memif pair, one rank on each end), on
+# Debian's tcp provider (OFI MTL, loopback) and on Open MPI's own TCP
+# transport (ob1, btl tcp). They take turns in rounds (this VM changes speed
+# every few minutes); the table gives each one's median one-way time over the
+# rounds and its ratio to dpdk's, taken round by round (median, range).
+#
+# usage: mpi_peers.sh [-R rounds] [-m max size]
+
+set -u
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/test/harness.sh"
+
+rounds=3
+max=4194304
+while getopts "R:m:" op; do
+	case $op in
+	R) rounds=$OPTARG ;;
+	m) max=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+prog=$top/build/test/mpi_latency
+command -v mpirun >/dev/null && [ -x "$prog" ] ||
+	{ echo "Open MPI or build/test/mpi_latency is missing" >&2; exit 1; }
+export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
+wire_setup memif || exit 1
+wire_mktemp || exit 1
+tmp=$WIRE_TMP
+mpi=(timeout -k 5 300 mpirun --allow-run-as-root --oversubscribe --bind-to core)
+ofi=(--mca pml cm --mca mtl ofi)
+names=(dpdk tcp ob1-tcp)
+status=0
+
+# one INDEX ROUND: a launch, rank 0's lines in $tmp/INDEX.ROUND
+one() {
+	local out=$tmp/$1.$2
+	case ${names[$1]} in
+	dpdk)
+		"${mpi[@]}" "${ofi[@]}" --mca mtl_ofi_provider_include dpdk \
+			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal server)" "$prog" "$max" : \
+			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal client)" "$prog" "$max" \
+			>"$out" 2>&1
+		wire_teardown ;;
+	tcp)
+		"${mpi[@]}" "${ofi[@]}" --mca mtl_ofi_provider_include tcp -np 2 \
+			-x FI_PROVIDER_PATH "$prog" "$max" >"$out" 2>&1 ;;
+	ob1-tcp)
+		"${mpi[@]}" --mca pml ob1 --mca btl tcp,self -np 2 "$prog" "$max" >"$out" 2>&1 ;;
+	esac
+	grep -q '^mpi_latency: ok' "$out" && return 0
+	echo "mpi_latency over ${names[$1]} (round $2) failed:" >&2
+	tail -n 15 "$out" >&2
+	status=1
+}
+
+for ((r = 1; r <= rounds; r++)); do
+	for ((p = 0; p < ${#names[@]}; p++)); do
+		one "$p" "$r"
+	done
+done
+
+python3 - "$tmp" "$rounds" "${names[@]}" <<'PY'
+import statistics, sys
+tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def figs(p, r):
+    out = {}
+    try:
+        for line in open("%s/%d.%d" % (tmp, p, r)):
+            f = line.split()
+            if len(f) == 2 and f[0].isdigit():
+                out[int(f[0])] = float(f[1])
+    except OSError:
+        pass
+    return out
+runs = [[figs(p, r) for r in range(1, rounds + 1)] for p in range(len(names))]
+sizes = sorted(set().union(*[set(x) for x in runs[0]]))
+print("Open MPI 4.1 ping-pong (test/mpi_latency.c), np 2, %d rounds: one-way usec, median of "
+      "the rounds; vs dpdk: the round's ratio, median (range); above 1: slower than dpdk" % rounds)
+print("%9s" % "bytes" + "".join("%10s" % n for n in names) +
+      "".join("%22s" % ("%s/dpdk" % n) for n in names[1:]))
+for s in sizes:
+    row = "%9d" % s
+    for p in range(len(names)):
+        v = [x[s] for x in runs[p] if s in x]
+        row += "%10.2f" % statistics.median(v) if v else "%10s" % "-"
+    for p in range(1, len(names)):
+        q = [a[s] / b[s] for a, b in zip(runs[p], runs[0]) if s in a and s in b]
+        row += "%22s" % ("%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))
+                         if q else "-")
+    print(row)
+PY
+exit $status
