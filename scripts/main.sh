@@ -44,6 +44,11 @@ echo
 echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd"
 "$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json"
 echo
+if [ -x "$top/build/test/mpi_latency" ] && command -v mpirun >/dev/null; then
+	echo "== Open MPI's ping-pong: dpdk against Debian's tcp provider and Open MPI's own tcp"
+	"$top/scripts/mpi_peers.sh"
+	echo
+fi
 python3 "$top/scripts/plot.py" "$out/latency-bandwidth.svg" --pingpong "$out/pingpong.json" \
 	--stream "$out/stream.json" --peers "$out/peers.json"
 echo "== the picture: $out/latency-bandwidth.svg (latency and bandwidth against size)"
