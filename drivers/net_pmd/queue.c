@@ -226,6 +226,15 @@ revive_rearm(struct dfi_port_rt *rt)
 	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
 }
 
+/* A memif client's start connected its socket: the handshake has its time
+ * (DFI_REVIVE_HANDSHAKE_MS) before the next restart may close it. */
+static void
+revive_handshake(struct dfi_port_rt *rt, uint64_t now)
+{
+	rt->revive_tsc = RTE_MAX(rt->revive_tsc,
+				 now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS);
+}
+
 /* The link went up or down: what was meant for the old one goes. */
 static void
 link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
@@ -428,6 +437,8 @@ port_restart(struct dfi_port *port, uint64_t now)
 	rt->revive_wait = RTE_MIN(rt->revive_wait * 2,
 				  rte_get_timer_hz() / 1000 * DFI_REVIVE_MAX_MS);
 	rt->revive_tsc = now + rt->revive_wait;
+	if (ret == 0)
+		revive_handshake(rt, now);
 }
 
 /* Under ctl: restarts the port if its link is down and its time has come. */
@@ -516,6 +527,8 @@ dfi_port_start(struct dfi_port *port)
 	rt->ever_started = true;
 	rt->users = 1;
 	revive_rearm(rt);
+	if (rt->revive && rt->pmd_started)
+		revive_handshake(rt, rte_get_timer_cycles());
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	rt->next_check_tsc = rte_get_timer_cycles();
 	/* for the kernel's view of the interface: a PMD's may not follow it */

@@ -146,6 +146,14 @@ void dfi_port_tick(struct dfi_port *port, uint64_t now);
  * while its link is down, this often at first, half as often after each try. */
 #define DFI_REVIVE_MIN_MS	10
 #define DFI_REVIVE_MAX_MS	1000
+/*
+ * A start that connected (the memif server accepted the socket) is not
+ * undone before this: DPDK 22.11's memif server panics in the EAL interrupt
+ * thread when a client closes its connection before the server's hello went
+ * out (memif_listener_handler() closes the socket, leaving it registered), so
+ * a handshake under way is given time even by a busy server.
+ */
+#define DFI_REVIVE_HANDSHAKE_MS	1000
 
 /** Looks at the link now, unless that was done less than 1 ms ago. */
 void dfi_port_link_recheck(struct dfi_port *port);
