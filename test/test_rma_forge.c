@@ -114,15 +114,17 @@ fake_peer(void)
 	return rdm_peer_get(rdm_of(ep), &a, false);
 }
 
-/* A sequenced RMA packet in the connection, every field as given. */
+/* A sequenced packet in the connection, every field as given, flags added. */
 static void
-inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg_len,
-	   uint32_t offset, const void *payload, uint32_t len, uint32_t src_inc)
+inject_seq(uint8_t type, uint16_t flags, uint32_t seq, uint64_t key, uint64_t addr,
+	   uint32_t msg_len, uint32_t offset, const void *payload, uint32_t len,
+	   uint32_t src_inc)
 {
 	struct rte_mbuf *m = forge(type, src_inc, rdm_of(ep)->inc, payload, len);
 	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
 	struct rdm_peer *p = fake_peer();
 
+	h->flags |= rte_cpu_to_be_16(flags);
 	h->psn = rte_cpu_to_be_32(psn++);
 	h->ack = rte_cpu_to_be_32(p != NULL ? p->snd_una : 0);
 	h->msg_seq = rte_cpu_to_be_32(seq);
@@ -131,6 +133,14 @@ inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg
 	h->msg_len = rte_cpu_to_be_32(msg_len);
 	h->offset = rte_cpu_to_be_32(offset);
 	inject(m);
+}
+
+/* A sequenced RMA packet in the connection, every field as given. */
+static void
+inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg_len,
+	   uint32_t offset, const void *payload, uint32_t len, uint32_t src_inc)
+{
+	inject_seq(type, 0, seq, key, addr, msg_len, offset, payload, len, src_inc);
 }
 
 /* The DONE the target queued for RMA operation seq: its error, or -1 if none. */
@@ -318,25 +328,14 @@ inject_atomic(uint32_t seq, uint64_t key, uint64_t addr, uint8_t op, uint8_t dat
 	uint8_t payload[sizeof(struct dfi_rdm_atomic) + 512];
 	struct dfi_rdm_atomic *a = (struct dfi_rdm_atomic *)payload;
 	uint32_t len = (uint32_t)sizeof(*a) + vals_len;
-	struct rte_mbuf *m;
-	struct dfi_rdm_hdr *h;
-	struct rdm_peer *p = fake_peer();
 
 	a->op = op;
 	a->datatype = datatype;
 	a->count = rte_cpu_to_be_16(count);
 	a->reserved = 0;
 	memcpy(a + 1, vals, vals_len);
-	m = forge(DFI_PKT_RDM_ATOMIC, FAKE_INC, rdm_of(ep)->inc, payload, len);
-	h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
-	h->flags |= rte_cpu_to_be_16(fetch ? DFI_RDM_F_FETCH : 0);
-	h->psn = rte_cpu_to_be_32(psn++);
-	h->ack = rte_cpu_to_be_32(p != NULL ? p->snd_una : 0);
-	h->msg_seq = rte_cpu_to_be_32(seq);
-	h->key = rte_cpu_to_be_64(key);
-	h->tag = rte_cpu_to_be_64(addr);
-	h->msg_len = rte_cpu_to_be_32(len);
-	inject(m);
+	inject_seq(DFI_PKT_RDM_ATOMIC, fetch ? DFI_RDM_F_FETCH : 0, seq, key, addr, len, 0,
+		   payload, len, FAKE_INC);
 }
 
 /* The answers (ATOMIC_RESP) the target queued for operation seq, the first in *first. */
@@ -394,6 +393,23 @@ test_forged_atomics(void)
 {
 	static const uint64_t keys[] = { KEY + 1, 0, UINT64_MAX, KEY ^ (1ULL << 40) };
 	static const uint64_t addrs[] = { REGION - 7, REGION, UINT64_MAX - 3, 1ULL << 63 };
+	static const struct {
+		uint8_t op;
+		uint8_t datatype;
+		uint16_t count;
+		uint32_t len;	/* of operands and compare values */
+		bool fetch;
+		int err;
+	} bad[] = {
+		/* combinations not offered, or a compare that asks for no answer */
+		{ FI_BOR, FI_DOUBLE, 1, 8, false, FI_EOPNOTSUPP },
+		{ FI_ATOMIC_OP_LAST, FI_UINT64, 1, 8, false, FI_EOPNOTSUPP },
+		{ FI_CSWAP, FI_UINT64, 1, 16, false, FI_EOPNOTSUPP },
+		/* lengths that do not match the count: malformed */
+		{ FI_SUM, FI_UINT64, 2, 8, false, FI_EIO },
+		{ FI_SUM, FI_UINT64, 0, 0, false, FI_EIO },
+		{ FI_SUM, FI_UINT8, 300, 0, false, FI_EIO },
+	};
 	uint64_t vals[4] = { 0xeeeeeeeeeeeeeeeeULL, 1, 2, 3 }, found;
 	uint32_t seq;
 	size_t i;
@@ -412,26 +428,12 @@ test_forged_atomics(void)
 		inject_atomic(seq, KEY, addrs[i], FI_SUM, FI_UINT64, 1, vals, 8, true);
 		CU_ASSERT_EQUAL(done_error(seq), FI_EACCES);
 	}
-	/* combinations not offered, or a compare that asks for no answer */
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_BOR, FI_DOUBLE, 1, vals, 8, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EOPNOTSUPP);
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_ATOMIC_OP_LAST, FI_UINT64, 1, vals, 8, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EOPNOTSUPP);
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_CSWAP, FI_UINT64, 1, vals, 16, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EOPNOTSUPP);
-	/* lengths that do not match the count: malformed */
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_SUM, FI_UINT64, 2, vals, 8, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EIO);
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_SUM, FI_UINT64, 0, vals, 0, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EIO);
-	seq = rma_seq++;
-	inject_atomic(seq, KEY, 0, FI_SUM, FI_UINT8, 300, vals, 0, false);
-	CU_ASSERT_EQUAL(done_error(seq), FI_EIO);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		seq = rma_seq++;
+		inject_atomic(seq, KEY, 0, bad[i].op, bad[i].datatype, bad[i].count, vals,
+			      bad[i].len, bad[i].fetch);
+		CU_ASSERT_EQUAL(done_error(seq), bad[i].err);
+	}
 	CU_ASSERT(memory_as_expected());
 }
 

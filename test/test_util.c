@@ -205,3 +205,27 @@ test_ms_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
+
+ssize_t
+test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
+	     struct fid_cq *const *others, size_t nb_others, int timeout_ms)
+{
+	struct timespec t0;
+	ssize_t ret;
+	size_t k;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ret = fi_cq_read(cq, entry, 1);
+		if (ret == -FI_EAVAIL) {
+			memset(err, 0, sizeof(*err));
+			fi_cq_readerr(cq, err, 0);
+			return -FI_EAVAIL;
+		}
+		if (ret != -FI_EAGAIN)
+			return ret;
+		for (k = 0; k < nb_others; k++)
+			fi_cq_read(others[k], NULL, 0);
+	} while (test_ms_since(&t0) < timeout_ms);
+	return -FI_EAGAIN;
+}
