@@ -325,7 +325,7 @@ static void
 inject_atomic(uint32_t seq, uint64_t key, uint64_t addr, uint8_t op, uint8_t datatype,
 	      uint16_t count, const void *vals, uint32_t vals_len, bool fetch)
 {
-	uint8_t payload[sizeof(struct dfi_rdm_atomic) + 512];
+	uint8_t payload[sizeof(struct dfi_rdm_atomic) + 540];
 	struct dfi_rdm_atomic *a = (struct dfi_rdm_atomic *)payload;
 	uint32_t len = (uint32_t)sizeof(*a) + vals_len;
 
@@ -409,8 +409,9 @@ test_forged_atomics(void)
 		{ FI_SUM, FI_UINT64, 2, 8, false, FI_EIO },
 		{ FI_SUM, FI_UINT64, 0, 0, false, FI_EIO },
 		{ FI_SUM, FI_UINT8, 300, 0, false, FI_EIO },
+		{ FI_SUM, FI_UINT8, 1, 540, false, FI_EIO },	/* more than any request */
 	};
-	uint64_t vals[4] = { 0xeeeeeeeeeeeeeeeeULL, 1, 2, 3 }, found;
+	uint64_t vals[68] = { 0xeeeeeeeeeeeeeeeeULL, 1, 2, 3 }, found;
 	uint32_t seq;
 	size_t i;
 

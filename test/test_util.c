@@ -152,7 +152,7 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 {
 	struct fi_cq_attr cq = *cq_attr;
 	struct fi_cntr_attr cntr_attr = *cntr;
-	bool rma = (td->info->caps & FI_RMA) != 0;
+	bool rma = (td->info->caps & (FI_RMA | FI_ATOMIC)) != 0;
 	char name[64];
 	size_t len = sizeof(name);
 	int ret;
@@ -163,7 +163,7 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, &n->rx_cntr);
 	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
-	/* with RMA, the counters count its events too */
+	/* with RMA or atomics, the counters count their events too */
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid,
 				     FI_SEND | (rma ? FI_READ | FI_WRITE : 0));
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid,

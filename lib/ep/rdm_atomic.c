@@ -485,7 +485,12 @@ rdm_atomic_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	/* nothing is touched before the answer and the completion have room */
 	if (r->op_free == NULL || (cq_data && dfi_cq_reserve(ep->rx_cq) != 0))
 		return RDM_REFUSED;
-	len = RTE_MIN(len, (uint32_t)sizeof(req));
+	if (unlikely(len > sizeof(req))) {
+		DFI_WARN(FI_LOG_EP_DATA, "atomic request of %u bytes: more than any carries, "
+			 "refused", len);
+		err = FI_EIO;
+		goto refuse;
+	}
 	if (!rdm_payload_unchecked(h, m)) {
 		memcpy(req, payload, len);
 	} else if (dfi_crc32c_copy(req, payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc)) {
@@ -494,12 +499,8 @@ rdm_atomic_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		return RDM_BAD;
 	}
 	err = request_check(ep, h, req, len, &right, &mr, &ptr);
-	if (err != 0) {
-		if (cq_data)
-			dfi_cq_unreserve(ep->rx_cq);
-		rdm_queue_done(ep, r, p, seq, DFI_RDM_F_RMA, err);
-		return RDM_TAKEN;
-	}
+	if (err != 0)
+		goto refuse;
 	size = dfi_atomic_type_size(a->datatype);
 	n = rte_be_to_cpu_16(a->count);
 	operand = a->op != FI_ATOMIC_READ ? req + sizeof(*a) : NULL;
@@ -532,6 +533,12 @@ rdm_atomic_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		dfi_cq_write(ep->rx_cq, NULL, FI_ATOMIC | right | FI_REMOTE_CQ_DATA, 0, NULL,
 			     rte_be_to_cpu_64(h->data), 0, FI_ADDR_NOTAVAIL);
 	}
+	return RDM_TAKEN;
+
+refuse:
+	if (cq_data)
+		dfi_cq_unreserve(ep->rx_cq);
+	rdm_queue_done(ep, r, p, seq, DFI_RDM_F_RMA, err);
 	return RDM_TAKEN;
 }
 
