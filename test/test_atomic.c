@@ -491,13 +491,15 @@ run(struct atomic_args *x)
 
 /* -- tests -- */
 
-/* fi_atomicvalid() and its kin against fi_atomic(3), and the calls refusing
- * exactly what they refuse. */
+/* fi_atomicvalid() and its kin (and fi_query_atomic()) against fi_atomic(3),
+ * and the calls refusing exactly what they refuse. */
 static void
 test_valid(void)
 {
 	uint8_t buf[ELEM_MAX] = { 0 }, res[ELEM_MAX];
+	static const uint64_t query_flags[NKINDS] = { 0, FI_FETCH_ATOMIC, FI_COMPARE_ATOMIC };
 	struct atomic_args x = { .count = 1, .buf = buf, .cmp = buf, .res = res, .key = 1 };
+	struct fi_atomic_attr attr;
 	int k, dt, op, call, offers = 0;
 	size_t count;
 	int ret;
@@ -509,9 +511,14 @@ test_valid(void)
 				ret = k == BASE ? fi_atomicvalid(a.ep, dt, op, &count) :
 				      k == FETCH ? fi_fetch_atomicvalid(a.ep, dt, op, &count) :
 				      fi_compare_atomicvalid(a.ep, dt, op, &count);
+				memset(&attr, 0, sizeof(attr));
+				CU_ASSERT_EQUAL(fi_query_atomic(td.domain, dt, op, &attr,
+								query_flags[k]), ret);
 				if (offered(k, dt, op)) {
 					CU_ASSERT_EQUAL(ret, 0);
 					CU_ASSERT_EQUAL(count, MAX_BYTES / types[dt].size);
+					CU_ASSERT(attr.count == count &&
+						  attr.size == types[dt].size);
 					offers++;
 					continue;
 				}
@@ -531,6 +538,14 @@ test_valid(void)
 		CU_ASSERT_EQUAL(fi_fetch_atomicvalid(a.ep, NTYPES, FI_SUM, &count),
 				-FI_EOPNOTSUPP);
 	}
+	/* fi_query_atomic()'s own refusals: no atomics on tagged buffers */
+	CU_ASSERT_EQUAL(fi_query_atomic(td.domain, FI_INT32, FI_SUM, &attr, FI_TAGGED),
+			-FI_EOPNOTSUPP);
+	CU_ASSERT_EQUAL(fi_query_atomic(td.domain, FI_INT32, FI_CSWAP, &attr,
+					FI_FETCH_ATOMIC | FI_COMPARE_ATOMIC), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_query_atomic(td.domain, FI_INT32, FI_SUM, NULL, 0), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_query_atomic(td.domain, FI_INT32, FI_SUM, &attr, FI_MORE),
+			-FI_EBADFLAGS);
 	/* 16 types: 10 ints, 3 reals, 3 complex */
 	CU_ASSERT_EQUAL(offers, (10 * 11 + 3 * 8 + 3 * 6) + (10 * 12 + 3 * 9 + 3 * 7) +
 				(10 * 7 + 3 * 6 + 3 * 2));
