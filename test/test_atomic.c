@@ -18,6 +18,7 @@
 
 #include <complex.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -843,6 +844,64 @@ test_pipelined(void)
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 }
 
+#define CPU_ADDS	200000
+#define REMOTE_ADDS	4000
+
+static void *
+cpu_adder(void *counter)
+{
+	int i;
+
+	for (i = 0; i < CPU_ADDS; i++)
+		__atomic_fetch_add((uint64_t *)counter, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a1 = *(const uint64_t *)x, b1 = *(const uint64_t *)y;
+
+	return a1 < b1 ? -1 : a1 > b1;
+}
+
+/* fi_dpdk(7): an aligned 8-byte element is atomic against the target CPU's own
+ * atomic instructions. A thread adds to the counter while remote
+ * fetch-and-adds do: no update of either side is lost, no value fetched twice. */
+static void
+test_target_cpu_atomics(void)
+{
+	uint64_t *counter = (uint64_t *)(void *)region(), one = 1;
+	uint64_t *res = calloc(REMOTE_ADDS, sizeof(*res));
+	struct fi_cq_data_entry e;
+	struct fi_cq_err_entry ee;
+	struct fid_mr *mr;
+	pthread_t th;
+	int i, posted = 0, got = 0;
+
+	CU_ASSERT_FATAL(res != NULL);
+	CU_ASSERT_EQUAL_FATAL(reg(FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
+	*counter = 0;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, cpu_adder, counter), 0);
+	while (got < REMOTE_ADDS) {
+		while (posted < REMOTE_ADDS && posted - got < 32 &&
+		       fi_fetch_atomic(a.ep, &one, 1, NULL, &res[posted], NULL, b.addr, raddr(0),
+				       fi_mr_key(mr), FI_UINT64, FI_SUM, NULL) == 0)
+			posted++;
+		if (wait_one(&a, &e, &ee) != 1)
+			break;
+		got++;
+	}
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL(got, REMOTE_ADDS);
+	CU_ASSERT_EQUAL(*counter, (uint64_t)CPU_ADDS + REMOTE_ADDS);
+	qsort(res, REMOTE_ADDS, sizeof(*res), cmp_u64);
+	for (i = 1; i < REMOTE_ADDS; i++)
+		CU_ASSERT_FATAL(res[i] > res[i - 1]);
+	free(res);
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+}
+
 static CU_TestInfo atomic_tests[] = {
 	{ "valid counts against fi_atomic(3); the rest refused", test_valid },
 	{ "every op x datatype x family x call against the reference", test_table },
@@ -852,6 +911,7 @@ static CU_TestInfo atomic_tests[] = {
 	{ "bad calls", test_bad_calls },
 	{ "counters, RMA events and remote CQ data", test_events_and_data },
 	{ "200 fetch-and-adds in flight, in order", test_pipelined },
+	{ "against the target CPU's own atomic adds", test_target_cpu_atomics },
 	CU_TEST_INFO_NULL,
 };
 
