@@ -814,6 +814,17 @@ test_events_and_data(void)
 	CU_ASSERT_EQUAL(wait_one(&b, &e, &ee), 1);
 	CU_ASSERT(e.flags == (FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_CQ_DATA));
 	CU_ASSERT_EQUAL(*(uint64_t *)(void *)(region() + 16), 2);
+	/* the other completion levels are accepted (an atomic completes when
+	 * carried out, whatever is asked), and FI_INJECT: the operand is the
+	 * application's again when the call returns */
+	one = 40;
+	CU_ASSERT_EQUAL(fi_atomicmsg(a.ep, &msg, FI_INJECT | FI_INJECT_COMPLETE |
+				     FI_COMPLETION), 0);
+	one = 1000;
+	CU_ASSERT_EQUAL(wait_one(&a, &e, &ee), 1);
+	CU_ASSERT_EQUAL(fi_atomicmsg(a.ep, &msg, FI_TRANSMIT_COMPLETE | FI_COMPLETION), 0);
+	CU_ASSERT_EQUAL(wait_one(&a, &e, &ee), 1);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)(region() + 16), 1042);
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 	CU_ASSERT_EQUAL(fi_close(&wc->fid), 0);
 	CU_ASSERT_EQUAL(fi_close(&rc->fid), 0);
