@@ -724,6 +724,7 @@ test_bad_calls(void)
 {
 	uint64_t buf[64] = { 0 }, res[64], cmp[64] = { 0 };
 	struct fi_ioc iov = { buf, 2 }, resv = { res, 1 }, cmpv = { cmp, 3 };
+	struct fi_ioc wrap[2] = { { buf, SIZE_MAX }, { buf, 2 } };
 	struct fi_rma_ioc rma = { .addr = 0, .count = 2, .key = 1 };
 	struct fi_msg_atomic msg = {
 		.msg_iov = &iov, .iov_count = 1, .addr = b.addr, .rma_iov = &rma,
@@ -757,6 +758,11 @@ test_bad_calls(void)
 	CU_ASSERT_EQUAL(fi_atomicmsg(a.ep, &msg, FI_TRIGGER), -FI_EBADFLAGS);
 	CU_ASSERT_EQUAL(fi_atomicmsg(a.ep, NULL, 0), -FI_EINVAL);
 	CU_ASSERT_EQUAL(fi_fetch_atomicmsg(a.ep, &msg, &resv, NULL, 1, FI_FENCE), -FI_EBADFLAGS);
+	/* counts that would wrap around in a sum */
+	CU_ASSERT_EQUAL(fi_atomicv(a.ep, wrap, NULL, 2, b.addr, 0, 1, FI_UINT64, FI_SUM, NULL),
+			-FI_EMSGSIZE);
+	CU_ASSERT_EQUAL(fi_fetch_atomicv(a.ep, wrap, NULL, 2, wrap, NULL, 2, b.addr, 0, 1,
+					 FI_UINT64, FI_SUM, NULL), -FI_EMSGSIZE);
 	/* more buffers than iov_limit */
 	CU_ASSERT_EQUAL(fi_atomicv(a.ep, &iov, NULL, 1000, b.addr, 0, 1, FI_UINT64, FI_SUM, NULL),
 			-FI_EINVAL);

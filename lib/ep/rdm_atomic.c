@@ -51,7 +51,13 @@ slot_of(struct dfi_rdm *r, const struct rdm_op *op)
 
 /* -- the initiator -- */
 
-/* @return the elements of an fi_ioc array, or 0 when it is not one the endpoint takes. */
+/*
+ * @return the elements of an fi_ioc array, 0 when it is not one the endpoint
+ * takes, or ATOMIC_ELEMS_OVER when they are more than any datatype's count
+ * (never a sum that wrapped around).
+ */
+#define ATOMIC_ELEMS_OVER	(DFI_ATOMIC_MAX_BYTES + 1)
+
 static size_t
 ioc_elems(const struct dfi_ep *ep, const struct fi_ioc *ioc, size_t count, bool need_addr)
 {
@@ -62,6 +68,8 @@ ioc_elems(const struct dfi_ep *ep, const struct fi_ioc *ioc, size_t count, bool 
 	for (i = 0; i < count; i++) {
 		if (need_addr && ioc[i].addr == NULL && ioc[i].count > 0)
 			return 0;
+		if (ioc[i].count > DFI_ATOMIC_MAX_BYTES - n)
+			return ATOMIC_ELEMS_OVER;
 		n += ioc[i].count;
 	}
 	return n;
