@@ -699,6 +699,48 @@ test_bounds(void)
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 }
 
+/* The target endpoint's own rights: one opened without FI_REMOTE_READ takes
+ * base atomics and refuses those that fetch. */
+static void
+test_endpoint_rights(void)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .size = 64 };
+	struct test_domain wo = td;
+	struct fi_cq_data_entry e;
+	struct fi_cq_err_entry ee;
+	struct test_node c;
+	struct fid_cq *others[2];
+	struct fid_mr *mr;
+	uint64_t one = 1, res = 0;
+
+	wo.info = fi_dupinfo(td.info);
+	CU_ASSERT_FATAL(wo.info != NULL);
+	wo.info->caps &= ~FI_REMOTE_READ;
+	wo.info->rx_attr->caps &= ~FI_REMOTE_READ;
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL_FATAL(test_node_open(&c, &wo, av, &cq_attr, FI_WAIT_UNSPEC), 0);
+	others[0] = b.cq;
+	others[1] = c.cq;
+	CU_ASSERT_EQUAL_FATAL(reg(FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
+	memset(region(), 0, REGION);
+	CU_ASSERT_EQUAL(fi_atomic(a.ep, &one, 1, NULL, c.addr, raddr(0), fi_mr_key(mr),
+				  FI_UINT64, FI_SUM, NULL), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(a.cq, &e, &ee, others, 2, TIMEOUT_MS), 1);
+	CU_ASSERT_EQUAL(fi_fetch_atomic(a.ep, &one, 1, NULL, &res, NULL, c.addr, raddr(0),
+					fi_mr_key(mr), FI_UINT64, FI_SUM, NULL), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(a.cq, &e, &ee, others, 2, TIMEOUT_MS), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(ee.err, FI_EACCES);
+	CU_ASSERT_EQUAL(fi_fetch_atomic(a.ep, &one, 1, NULL, &res, NULL, c.addr, raddr(0),
+					fi_mr_key(mr), FI_UINT64, FI_ATOMIC_READ, NULL), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(a.cq, &e, &ee, others, 2, TIMEOUT_MS), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(ee.err, FI_EACCES);
+	CU_ASSERT_EQUAL(res, 0);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)region(), 1);
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+	test_node_close(&c);
+	fi_freeinfo(wo.info);
+}
+
 /* Forged and stale keys change nothing. */
 static void
 test_keys(void)
@@ -925,6 +967,7 @@ static CU_TestInfo atomic_tests[] = {
 	{ "region rights: fetch read, change write, compare both", test_access },
 	{ "one element out at either end", test_bounds },
 	{ "forged and stale keys: FI_EACCES, nothing changed", test_keys },
+	{ "a target endpoint without FI_REMOTE_READ", test_endpoint_rights },
 	{ "bad calls", test_bad_calls },
 	{ "counters, RMA events and remote CQ data", test_events_and_data },
 	{ "200 fetch-and-adds in flight, in order", test_pipelined },

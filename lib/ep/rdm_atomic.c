@@ -464,7 +464,7 @@ request_check(struct dfi_ep *ep, const struct dfi_rdm_hdr *h, const uint8_t *req
 	*right = (a->op != FI_ATOMIC_READ ? FI_REMOTE_WRITE : 0) | (fetch ? FI_REMOTE_READ : 0);
 	if ((ep->caps & *right) != *right) {
 		DFI_WARN(FI_LOG_EP_DATA, "remote atomic refused: the endpoint was opened without "
-			 "FI_REMOTE_READ and FI_REMOTE_WRITE it needs");
+			 "the FI_REMOTE_READ or FI_REMOTE_WRITE it needs");
 		return FI_EACCES;
 	}
 	return -dfi_mr_access(&ep->domain->mrs, rte_be_to_cpu_64(h->key), *right,
