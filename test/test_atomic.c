@@ -680,22 +680,43 @@ test_access(void)
 	}
 }
 
+/* One uint64 atomic on a region of the key registered, and its outcome. */
+struct faa_case {
+	enum kind kind;
+	enum fi_op op;
+	int64_t off;
+	size_t count;
+	uint64_t key_xor;	/* a forged key: the region's with these bits flipped */
+	int err;
+};
+
+static void
+faa_cases(const struct faa_case *c, size_t n, uint64_t key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(faa(c[i].kind, c[i].op, c[i].off, c[i].count, key ^ c[i].key_xor),
+				c[i].err);
+}
+
 /* An element out at either end, and the exact fits. */
 static void
 test_bounds(void)
 {
+	static const struct faa_case cases[] = {
+		{ FETCH, FI_SUM, 0, 4, 0, 0 },
+		{ FETCH, FI_SUM, REGION - 32, 4, 0, 0 },
+		{ FETCH, FI_SUM, REGION - 24, 4, 0, FI_EACCES },
+		{ BASE, FI_SUM, REGION - 1, 1, 0, FI_EACCES },
+		{ COMPARE, FI_CSWAP, -8, 2, 0, FI_EACCES },
+		{ BASE, FI_SUM, REGION, 1, 0, FI_EACCES },
+		{ FETCH, FI_SUM, (int64_t)(UINT64_MAX - 7), 2, 0, FI_EACCES },
+	};
 	struct fid_mr *mr;
-	uint64_t key;
 
 	CU_ASSERT_EQUAL_FATAL(reg(FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
-	key = fi_mr_key(mr);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, 0, 4, key), 0);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, REGION - 32, 4, key), 0);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, REGION - 24, 4, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(BASE, FI_SUM, REGION - 1, 1, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(COMPARE, FI_CSWAP, -8, 2, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(BASE, FI_SUM, REGION, 1, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, (int64_t)(UINT64_MAX - 7), 2, key), FI_EACCES);
+	faa_cases(cases, RTE_DIM(cases), fi_mr_key(mr));
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 }
 
@@ -745,19 +766,25 @@ test_endpoint_rights(void)
 static void
 test_keys(void)
 {
+	static const struct faa_case live[] = {
+		{ FETCH, FI_SUM, 0, 1, 0, 0 },
+		{ BASE, FI_SUM, 0, 1, 1, FI_EACCES },
+		{ FETCH, FI_SUM, 0, 1, 1ULL << 40, FI_EACCES },
+		{ COMPARE, FI_MSWAP, 0, 1, UINT64_MAX, FI_EACCES },
+	};
+	static const struct faa_case stale[] = {
+		{ BASE, FI_SUM, 0, 1, 0, FI_EACCES },
+		{ FETCH, FI_ATOMIC_READ, 0, 1, 0, FI_EACCES },
+		{ COMPARE, FI_CSWAP, 0, 1, 0, FI_EACCES },
+	};
 	struct fid_mr *mr;
 	uint64_t key;
 
 	CU_ASSERT_EQUAL_FATAL(reg(FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
 	key = fi_mr_key(mr);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, 0, 1, key), 0);
-	CU_ASSERT_EQUAL(faa(BASE, FI_SUM, 0, 1, key + 1), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_SUM, 0, 1, key ^ (1ULL << 40)), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(COMPARE, FI_MSWAP, 0, 1, 0), FI_EACCES);
+	faa_cases(live, RTE_DIM(live), key);
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
-	CU_ASSERT_EQUAL(faa(BASE, FI_SUM, 0, 1, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(FETCH, FI_ATOMIC_READ, 0, 1, key), FI_EACCES);
-	CU_ASSERT_EQUAL(faa(COMPARE, FI_CSWAP, 0, 1, key), FI_EACCES);
+	faa_cases(stale, RTE_DIM(stale), key);
 }
 
 /* Calls refused at once: counts, buffers, flags. */
