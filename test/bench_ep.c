@@ -25,8 +25,15 @@
  * slot, and 1024 slots of 9 KiB (the default rsize) walk 9 MiB per ring,
  * out of the cache; that pair's streams ran 1.5-1.7 times slower so.
  *
+ * Atomics on the RDM endpoints of the same run: a fetch-and-add's round trip
+ * (request, execution, answer) next to an 8-byte message's (a send and its
+ * echo, two packets too), then the rate of non-fetching atomics
+ * (fi_atomic FI_SUM on one 64-bit counter, STREAM_SLOTS in flight) next to
+ * that of 8-byte messages streamed the same way.
+ *
  * Figures are printed, never asserted; what is asserted is that every
- * payload arrives intact.
+ * payload arrives intact, and every atomic lands (the counter's final value,
+ * every value fetched).
  *
  * usage: bench_ep [iterations [size...]]
  */
@@ -37,6 +44,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
@@ -263,7 +271,7 @@ side_open(struct side *s, const char *port, enum fi_ep_type type)
 	if (hints == NULL)
 		return -FI_ENOMEM;
 	hints->ep_attr->type = type;
-	hints->caps = FI_MSG;
+	hints->caps = FI_MSG | (type == FI_EP_RDM ? FI_ATOMIC : 0);
 	hints->mode = FI_CONTEXT;
 	hints->domain_attr->threading = FI_THREAD_DOMAIN;
 	hints->domain_attr->name = strdup(port);
@@ -388,6 +396,67 @@ fab_run(struct side *s, size_t len, uint32_t iters, uint64_t *rtt)
 		}
 	}
 	return median_ns(rtt, iters);
+}
+
+/* Waits for one completion of a, progressing b: true when it is a success. */
+static bool
+atomic_wait(struct side *a, struct side *b)
+{
+	uint64_t deadline = rte_rdtsc() + rte_get_tsc_hz() * HOP_TIMEOUT_S;
+	struct fi_cq_msg_entry e;
+	ssize_t ret;
+
+	while ((ret = fi_cq_read(a->cq, &e, 1)) == -FI_EAGAIN && rte_rdtsc() < deadline)
+		fi_cq_read(b->cq, NULL, 0);
+	return ret == 1;
+}
+
+/* Fetch-and-adds from s[0] on s[1]'s counter, one at a time: the median round trip. */
+static double
+atomic_faa_run(struct side *s, struct fid_mr *mr, volatile uint64_t *counter, uint32_t iters,
+	       uint64_t *rtt)
+{
+	uint64_t one = 1, found, t0, base = *counter;
+	uint32_t i;
+
+	for (i = 0; i < iters; i++) {
+		t0 = rte_rdtsc();
+		if (fi_fetch_atomic(s[0].ep, &one, 1, NULL, &found, NULL, s[0].peer, 0,
+				    fi_mr_key(mr), FI_UINT64, FI_SUM, &s[0].tx_ctx) != 0 ||
+		    !atomic_wait(&s[0], &s[1]) || found != base + i) {
+			CHECK(false, "fetch-and-add %u: failed or found %" PRIu64, i, found);
+			return 0;
+		}
+		rtt[i] = rte_rdtsc() - t0;
+	}
+	CHECK(*counter == base + iters, "counter %" PRIu64 " after %u fetch-and-adds",
+	      *counter, iters);
+	return median_ns(rtt, iters);
+}
+
+/* Non-fetching atomics from s[0] on s[1]'s counter, STREAM_SLOTS in flight: per second. */
+static double
+atomic_rate(struct side *s, struct fid_mr *mr, volatile uint64_t *counter, uint64_t n)
+{
+	struct fi_cq_msg_entry e[STREAM_SLOTS];
+	uint64_t one = 1, posted = 0, done = 0, base = *counter;
+	uint64_t t0 = rte_rdtsc(), deadline = t0 + rte_get_tsc_hz() * 60;
+	ssize_t ret;
+	double rate;
+
+	while (done < n && rte_rdtsc() < deadline) {
+		while (posted < n && posted - done < STREAM_SLOTS &&
+		       (ret = fi_atomic(s[0].ep, &one, 1, NULL, s[0].peer, 0, fi_mr_key(mr),
+					FI_UINT64, FI_SUM, &s[0].tx_ctx)) == 0)
+			posted++;
+		while ((ret = fi_cq_read(s[0].cq, e, STREAM_SLOTS)) > 0)
+			done += (uint64_t)ret;
+		fi_cq_read(s[1].cq, NULL, 0);
+	}
+	rate = (double)done * (double)rte_get_tsc_hz() / (double)(rte_rdtsc() - t0);
+	CHECK(done == n && *counter == base + n, "%" PRIu64 " of %" PRIu64 " atomics, counter %"
+	      PRIu64, done, n, *counter - base);
+	return rate;
 }
 
 /* Posts message number k of a stream; batched: with FI_MORE but every STREAM_BATCH-th. */
@@ -545,6 +614,9 @@ main(int argc, char **argv)
 	static const enum fi_ep_type types[2] = { FI_EP_DGRAM, FI_EP_RDM };
 	static const char *const type_names[2] = { "dgram", "rdm" };
 	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES], raw_bps = 0, bps[RTE_DIM(streams)] = { 0 };
+	double msg8_ns = 0, faa_ns = 0, atomic_rate_s = 0, msg8_rate_s = 0;
+	static volatile uint64_t counter;
+	struct fid_mr *mr;
 	uint8_t *stx = malloc(STREAM_MAX), *srx = malloc((size_t)STREAM_MAX * STREAM_SLOTS);
 	struct side *sides = calloc(2, sizeof(*sides));
 	uint64_t *rtt = malloc(sizeof(*rtt) * RTE_MAX(iters, 1000u));
@@ -601,6 +673,26 @@ main(int argc, char **argv)
 		      fi_strerror(-ret));
 		for (i = 0; i < nb_sizes && failures == 0; i++)
 			fab_ns[t][i] = fab_run(sides, sizes[i], iters, rtt);
+		if (types[t] == FI_EP_RDM && failures == 0) {
+			ret = fi_mr_reg(sides[1].td.domain, (void *)(uintptr_t)&counter,
+					sizeof(counter), FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0,
+					&mr, NULL);
+			CHECK(ret == 0, "counter's region: %s", fi_strerror(-ret));
+			/* interleaved halves: the two figures see the same regimes */
+			for (k = 0; k < 2 && ret == 0 && failures == 0; k++) {
+				msg8_ns += fab_run(sides, 8, iters / 2, rtt) / 2;
+				faa_ns += atomic_faa_run(sides, mr, &counter, iters / 2, rtt) / 2;
+			}
+			if (ret == 0 && failures == 0) {
+				atomic_rate_s = atomic_rate(sides, mr, &counter, 10 * (uint64_t)iters);
+				/* the stream posts its own receives */
+				CHECK(side_cancel(&sides[1]) == 0, "receive not cancelled");
+				msg8_rate_s = fab_stream(&sides[0], &sides[1], 8, false,
+							 80 * (uint64_t)iters, stx, srx) / 8;
+			}
+			if (ret == 0)
+				fi_close(&mr->fid);
+		}
 		side_close(&sides[0]);
 		side_close(&sides[1]);
 	}
@@ -617,6 +709,11 @@ main(int argc, char **argv)
 			       sizes[i], raw_ns[i], fab_ns[0][i], fab_ns[1][i],
 			       fab_ns[0][i] / raw_ns[i], fab_ns[1][i] / raw_ns[i],
 			       (fab_ns[0][i] - raw_ns[i]) / 2, (fab_ns[1][i] - raw_ns[i]) / 2);
+		printf("rdm atomics, same endpoints: 8-byte message rtt %.0f ns, fetch-and-add "
+		       "rtt %.0f ns (%.2fx the message)\n", msg8_ns, faa_ns, faa_ns / msg8_ns);
+		printf("rdm atomics, %d in flight: non-fetching FI_SUM %.3f M/s, 8-byte "
+		       "messages %.3f M/s (%.2fx the atomics)\n", STREAM_SLOTS,
+		       atomic_rate_s / 1e6, msg8_rate_s / 1e6, msg8_rate_s / atomic_rate_s);
 		printf("one-way streams, one thread driving both ends: raw %u-byte frames "
 		       "%.0f MB/s\n", RTE_ETHER_MTU, raw_bps / 1e6);
 		printf("%9s %8s %8s %10s %10s %8s\n", "rdm bytes", "posts", "packets", "MB/s",

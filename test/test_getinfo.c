@@ -219,6 +219,21 @@ test_caps_rma_implies_modifiers(void)
 	hints->caps = FI_RMA | FI_READ;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT((info->caps & RMA_MODS) == FI_READ);
+	/* atomics likewise: RDM only, with their modifiers, and not RMA unasked */
+	hints->caps = FI_ATOMIC;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
+	CU_ASSERT((info->caps & RMA_MODS) == RMA_MODS);
+	CU_ASSERT((info->caps & (FI_ATOMIC | FI_RMA)) == FI_ATOMIC);
+	CU_ASSERT((info->tx_attr->caps & FI_ATOMIC) && (info->rx_attr->caps & FI_ATOMIC));
+	CU_ASSERT((info->tx_attr->msg_order & FI_ORDER_ATOMIC_WAW) != 0);
+	hints->caps = FI_ATOMIC | FI_REMOTE_WRITE;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT((info->caps & RMA_MODS) == FI_REMOTE_WRITE);
+	hints->ep_attr->type = FI_EP_DGRAM;
+	hints->caps = FI_ATOMIC;
+	expect_nodata();
 }
 
 /* fi_getinfo(3): a modifier limits a primary capability the hints select;
@@ -267,7 +282,7 @@ static void
 test_caps_unsupported_refused(void)
 {
 	static const uint64_t refused[] = {
-		FI_ATOMIC, FI_MULTICAST, FI_HMEM, FI_COLLECTIVE, FI_NAMED_RX_CTX,
+		FI_MULTICAST, FI_HMEM, FI_COLLECTIVE, FI_NAMED_RX_CTX,
 		FI_VARIABLE_MSG, FI_FENCE, FI_RMA_PMEM,
 		FI_MSG | FI_SOURCE | FI_SOURCE_ERR,	/* paired as required, not offered */
 	};
@@ -531,17 +546,22 @@ test_tx_rx_order(void)
 	/* datagrams are not ordered: only RDM entries */
 	CU_ASSERT_EQUAL(test_info_count(info), 2);
 	CU_ASSERT(((info->tx_attr->msg_order) & (FI_ORDER_SAS)) != 0);
-	/* fi_endpoint(3): every RMA and message order an RDM endpoint keeps
-	 * (one sequence per peer); no atomic one, there are no atomics */
+	/* fi_endpoint(3): every RMA, atomic and message order an RDM endpoint
+	 * keeps (one sequence per peer) */
 	hints->tx_attr->msg_order = FI_ORDER_STRICT | FI_ORDER_RMA_RAR | FI_ORDER_RMA_RAW |
-				    FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW;
+				    FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW | FI_ORDER_ATOMIC_RAR |
+				    FI_ORDER_ATOMIC_RAW | FI_ORDER_ATOMIC_WAR |
+				    FI_ORDER_ATOMIC_WAW;
 	hints->rx_attr->msg_order = hints->tx_attr->msg_order;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT_EQUAL(test_info_count(info), 2);
 	CU_ASSERT_EQUAL(info->tx_attr->msg_order, hints->tx_attr->msg_order);
 	CU_ASSERT_EQUAL(info->rx_attr->msg_order, hints->tx_attr->msg_order);
+	/* datagrams keep no order, atomic or other */
 	hints->tx_attr->msg_order = FI_ORDER_ATOMIC_RAW;
+	hints->ep_attr->type = FI_EP_DGRAM;
 	expect_nodata();
+	hints->ep_attr->type = FI_EP_UNSPEC;
 	hints->tx_attr->msg_order = FI_ORDER_SAS;
 	hints->tx_attr->comp_order = FI_ORDER_STRICT;
 	expect_nodata();

@@ -129,21 +129,8 @@ static ssize_t
 wait_one(struct test_node *n, struct fi_cq_data_entry *e, struct fi_cq_err_entry *err)
 {
 	struct test_node *other = n == &a ? &b : &a;
-	ssize_t ret;
-	int i;
 
-	for (i = 0; i < TIMEOUT_MS * 100; i++) {
-		ret = fi_cq_read(n->cq, e, 1);
-		if (ret == -FI_EAVAIL) {
-			memset(err, 0, sizeof(*err));
-			fi_cq_readerr(n->cq, err, 0);
-			return -FI_EAVAIL;
-		}
-		if (ret != -FI_EAGAIN)
-			return ret;
-		fi_cq_read(other->cq, NULL, 0);
-	}
-	return -FI_EAGAIN;
+	return test_cq_wait(n->cq, e, err, &other->cq, 1, TIMEOUT_MS);
 }
 
 /* Progresses both for a while (inject operations report nothing). */

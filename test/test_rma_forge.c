@@ -12,7 +12,10 @@
  * forged operation must be answered with a refusal (a DONE carrying
  * FI_EACCES, or FI_EIO for a broken segment sequence), and a well-formed
  * write through the same injector must land exactly, which shows that the
- * refusals come from the forged fields and nothing else.
+ * refusals come from the forged fields and nothing else. Atomic requests
+ * likewise: forged keys, addresses, operations and lengths are refused and
+ * change nothing, and a request sent twice under one PSN is carried out
+ * once, its one answer holding the value found the first time.
  *
  * The provider is linked in (not loaded by libfabric) to reach the receive
  * path and the peer's queue.
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
@@ -110,15 +114,17 @@ fake_peer(void)
 	return rdm_peer_get(rdm_of(ep), &a, false);
 }
 
-/* A sequenced RMA packet in the connection, every field as given. */
+/* A sequenced packet in the connection, every field as given, flags added. */
 static void
-inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg_len,
-	   uint32_t offset, const void *payload, uint32_t len, uint32_t src_inc)
+inject_seq(uint8_t type, uint16_t flags, uint32_t seq, uint64_t key, uint64_t addr,
+	   uint32_t msg_len, uint32_t offset, const void *payload, uint32_t len,
+	   uint32_t src_inc)
 {
 	struct rte_mbuf *m = forge(type, src_inc, rdm_of(ep)->inc, payload, len);
 	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
 	struct rdm_peer *p = fake_peer();
 
+	h->flags |= rte_cpu_to_be_16(flags);
 	h->psn = rte_cpu_to_be_32(psn++);
 	h->ack = rte_cpu_to_be_32(p != NULL ? p->snd_una : 0);
 	h->msg_seq = rte_cpu_to_be_32(seq);
@@ -127,6 +133,14 @@ inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg
 	h->msg_len = rte_cpu_to_be_32(msg_len);
 	h->offset = rte_cpu_to_be_32(offset);
 	inject(m);
+}
+
+/* A sequenced RMA packet in the connection, every field as given. */
+static void
+inject_rma(uint8_t type, uint32_t seq, uint64_t key, uint64_t addr, uint32_t msg_len,
+	   uint32_t offset, const void *payload, uint32_t len, uint32_t src_inc)
+{
+	inject_seq(type, 0, seq, key, addr, msg_len, offset, payload, len, src_inc);
 }
 
 /* The DONE the target queued for RMA operation seq: its error, or -1 if none. */
@@ -169,7 +183,7 @@ suite_init(void)
 	memset(mem, CANARY, sizeof(mem));
 	memset(mem + GUARD, 0, REGION);
 	memset(image, 0, REGION);
-	if (bench_open(&b, FI_EP_RDM, FI_MSG | FI_RMA) != 0 ||
+	if (bench_open(&b, FI_EP_RDM, FI_MSG | FI_RMA | FI_ATOMIC) != 0 ||
 	    fi_av_open(b.domain, &av_attr, &av, NULL) != 0 ||
 	    fi_cq_open(b.domain, &cq_attr, &cq, NULL) != 0 ||
 	    fi_endpoint(b.domain, b.info, &ep_fid, NULL) != 0 ||
@@ -305,12 +319,133 @@ test_forged_incarnation(void)
 	test_well_formed_write_lands();
 }
 
+/* An ATOMIC request of count elements of datatype, operands (and compare
+ * values) from vals; fetch sets DFI_RDM_F_FETCH. */
+static void
+inject_atomic(uint32_t seq, uint64_t key, uint64_t addr, uint8_t op, uint8_t datatype,
+	      uint16_t count, const void *vals, uint32_t vals_len, bool fetch)
+{
+	uint8_t payload[sizeof(struct dfi_rdm_atomic) + 540];
+	struct dfi_rdm_atomic *a = (struct dfi_rdm_atomic *)payload;
+	uint32_t len = (uint32_t)sizeof(*a) + vals_len;
+
+	a->op = op;
+	a->datatype = datatype;
+	a->count = rte_cpu_to_be_16(count);
+	a->reserved = 0;
+	memcpy(a + 1, vals, vals_len);
+	inject_seq(DFI_PKT_RDM_ATOMIC, fetch ? DFI_RDM_F_FETCH : 0, seq, key, addr, len, 0,
+		   payload, len, FAKE_INC);
+}
+
+/* The answers (ATOMIC_RESP) the target queued for operation seq, the first in *first. */
+static int
+atomic_answers(uint32_t seq, uint64_t *first)
+{
+	struct rdm_peer *p = fake_peer();
+	struct rdm_op *op;
+	int n = 0;
+
+	for (op = p != NULL ? p->ops_head : NULL; op != NULL; op = op->next) {
+		if (op->type == DFI_PKT_RDM_ATOMIC_RESP && op->msg_seq == seq) {
+			if (n++ == 0)
+				memcpy(first, op->iov[0].iov_base, sizeof(*first));
+		}
+	}
+	return n;
+}
+
+/* A fetch-and-add sent twice under one PSN (a resend): carried out once,
+ * answered once with the value found the first time. */
+static void
+test_atomic_exactly_once(void)
+{
+	uint64_t add = 5, found = 0, now;
+	uint32_t seq = rma_seq++;
+	uint64_t dups = rdm_of(ep)->stats.rx_dup;
+
+	memcpy(image + 512, &(uint64_t){ 40 }, sizeof(uint64_t));
+	memcpy(mem + GUARD + 512, &(uint64_t){ 40 }, sizeof(uint64_t));
+	inject_atomic(seq, KEY, 512, FI_SUM, FI_UINT64, 1, &add, sizeof(add), true);
+	psn--;
+	inject_atomic(seq, KEY, 512, FI_SUM, FI_UINT64, 1, &add, sizeof(add), true);
+	CU_ASSERT_EQUAL(rdm_of(ep)->stats.rx_dup, dups + 1);
+	CU_ASSERT_EQUAL(atomic_answers(seq, &found), 1);
+	CU_ASSERT_EQUAL(found, 40);
+	memcpy(&now, mem + GUARD + 512, sizeof(now));
+	CU_ASSERT_EQUAL(now, 45);
+	memcpy(image + 512, &now, sizeof(now));
+	/* a base one: a DONE, no answer of values */
+	seq = rma_seq++;
+	inject_atomic(seq, KEY, 512, FI_SUM, FI_UINT64, 1, &add, sizeof(add), false);
+	psn--;
+	inject_atomic(seq, KEY, 512, FI_SUM, FI_UINT64, 1, &add, sizeof(add), false);
+	CU_ASSERT_EQUAL(done_error(seq), 0);
+	CU_ASSERT_EQUAL(atomic_answers(seq, &found), 0);
+	now += 5;
+	memcpy(image + 512, &now, sizeof(now));
+	CU_ASSERT(memory_as_expected());
+}
+
+/* Forged atomic requests: refused with the right error, not a byte changed. */
+static void
+test_forged_atomics(void)
+{
+	static const uint64_t keys[] = { KEY + 1, 0, UINT64_MAX, KEY ^ (1ULL << 40) };
+	static const uint64_t addrs[] = { REGION - 7, REGION, UINT64_MAX - 3, 1ULL << 63 };
+	static const struct {
+		uint8_t op;
+		uint8_t datatype;
+		uint16_t count;
+		uint32_t len;	/* of operands and compare values */
+		bool fetch;
+		int err;
+	} bad[] = {
+		/* combinations not offered, or a compare that asks for no answer */
+		{ FI_BOR, FI_DOUBLE, 1, 8, false, FI_EOPNOTSUPP },
+		{ FI_ATOMIC_OP_LAST, FI_UINT64, 1, 8, false, FI_EOPNOTSUPP },
+		{ FI_CSWAP, FI_UINT64, 1, 16, false, FI_EOPNOTSUPP },
+		/* lengths that do not match the count: malformed */
+		{ FI_SUM, FI_UINT64, 2, 8, false, FI_EIO },
+		{ FI_SUM, FI_UINT64, 0, 0, false, FI_EIO },
+		{ FI_SUM, FI_UINT8, 300, 0, false, FI_EIO },
+		{ FI_SUM, FI_UINT8, 1, 540, false, FI_EIO },	/* more than any request */
+	};
+	uint64_t vals[68] = { 0xeeeeeeeeeeeeeeeeULL, 1, 2, 3 }, found;
+	uint32_t seq;
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(keys); i++) {
+		seq = rma_seq++;
+		inject_atomic(seq, keys[i], 0, FI_ATOMIC_WRITE, FI_UINT64, 1, vals, 8, false);
+		CU_ASSERT_EQUAL(done_error(seq), FI_EACCES);
+		seq = rma_seq++;
+		inject_atomic(seq, keys[i], 0, FI_CSWAP, FI_UINT64, 1, vals, 16, true);
+		CU_ASSERT_EQUAL(done_error(seq), FI_EACCES);
+		CU_ASSERT_EQUAL(atomic_answers(seq, &found), 0);
+	}
+	for (i = 0; i < RTE_DIM(addrs); i++) {
+		seq = rma_seq++;
+		inject_atomic(seq, KEY, addrs[i], FI_SUM, FI_UINT64, 1, vals, 8, true);
+		CU_ASSERT_EQUAL(done_error(seq), FI_EACCES);
+	}
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		seq = rma_seq++;
+		inject_atomic(seq, KEY, 0, bad[i].op, bad[i].datatype, bad[i].count, vals,
+			      bad[i].len, bad[i].fetch);
+		CU_ASSERT_EQUAL(done_error(seq), bad[i].err);
+	}
+	CU_ASSERT(memory_as_expected());
+}
+
 static CU_TestInfo forge_tests[] = {
 	{ "a well-formed write from the injector lands", test_well_formed_write_lands },
 	{ "forged keys: refused, FI_EACCES", test_forged_keys },
 	{ "forged addresses and lengths: refused", test_forged_addresses },
 	{ "forged segment sequences: the write fails", test_forged_segments },
 	{ "another incarnation's packets: rejected", test_forged_incarnation },
+	{ "an atomic sent twice is carried out once", test_atomic_exactly_once },
+	{ "forged atomics: refused, nothing changed", test_forged_atomics },
 	CU_TEST_INFO_NULL,
 };
 

@@ -152,7 +152,7 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 {
 	struct fi_cq_attr cq = *cq_attr;
 	struct fi_cntr_attr cntr_attr = *cntr;
-	bool rma = (td->info->caps & FI_RMA) != 0;
+	bool rma = (td->info->caps & (FI_RMA | FI_ATOMIC)) != 0;
 	char name[64];
 	size_t len = sizeof(name);
 	int ret;
@@ -163,7 +163,7 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, &n->rx_cntr);
 	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
-	/* with RMA, the counters count its events too */
+	/* with RMA or atomics, the counters count their events too */
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid,
 				     FI_SEND | (rma ? FI_READ | FI_WRITE : 0));
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid,
@@ -204,4 +204,28 @@ test_ms_since(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+ssize_t
+test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
+	     struct fid_cq *const *others, size_t nb_others, int timeout_ms)
+{
+	struct timespec t0;
+	ssize_t ret;
+	size_t k;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ret = fi_cq_read(cq, entry, 1);
+		if (ret == -FI_EAVAIL) {
+			memset(err, 0, sizeof(*err));
+			fi_cq_readerr(cq, err, 0);
+			return -FI_EAVAIL;
+		}
+		if (ret != -FI_EAGAIN)
+			return ret;
+		for (k = 0; k < nb_others; k++)
+			fi_cq_read(others[k], NULL, 0);
+	} while (test_ms_since(&t0) < timeout_ms);
+	return -FI_EAGAIN;
 }

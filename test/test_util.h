@@ -15,6 +15,7 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
+#include <rdma/fi_eq.h>
 
 /** EAL arguments for tests that let the provider start DPDK. */
 #define TEST_EAL_BASE	"--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"
@@ -94,5 +95,15 @@ void test_fill(uint8_t *p, size_t len, unsigned int seed);
 
 /** Milliseconds since t0, a CLOCK_MONOTONIC time. */
 double test_ms_since(const struct timespec *t0);
+
+/**
+ * Reads one completion of cq into entry (of cq's format), progressing the
+ * CQs of others (nb_others of them) meanwhile.
+ *
+ * @return 1; -FI_EAVAIL with *err read; -FI_EAGAIN after timeout_ms; or
+ *	   fi_cq_read()'s error.
+ */
+ssize_t test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
+		     struct fid_cq *const *others, size_t nb_others, int timeout_ms);
 
 #endif /* _DFI_TEST_UTIL_H_ */

@@ -108,7 +108,9 @@ enum dfi_pkt_type {
 	DFI_PKT_RDM_WRITE,	/* a segment of an RMA write (sequenced) */
 	DFI_PKT_RDM_READ_REQ,	/* an RMA read request, no payload (sequenced) */
 	DFI_PKT_RDM_READ_RESP,	/* a segment of a read's answer (sequenced) */
-	DFI_PKT_RDM_LAST = DFI_PKT_RDM_READ_RESP,
+	DFI_PKT_RDM_ATOMIC,	/* an atomic request: dfi_rdm_atomic, operands (sequenced) */
+	DFI_PKT_RDM_ATOMIC_RESP, /* the values a fetch or compare atomic found (sequenced) */
+	DFI_PKT_RDM_LAST = DFI_PKT_RDM_ATOMIC_RESP,
 };
 
 /* dfi_hdr flags */
@@ -138,6 +140,8 @@ struct dfi_hdr {
 #define DFI_RDM_F_BUNDLE	0x0200	/* MSG: whole messages msg_seq, msg_seq + 1...,
 					 * msg_len of them, each a dfi_rdm_rec and its
 					 * bytes; tag and data unused */
+#define DFI_RDM_F_FETCH		0x0400	/* ATOMIC: answer with an ATOMIC_RESP of the
+					 * values found (fetch and compare atomics) */
 
 /**
  * The reliable protocol's header. The first 16 bytes are the same in every
@@ -163,9 +167,10 @@ struct dfi_rdm_hdr {
 				 * ACCEPT: the largest segment payload the sender
 				 * takes (0: a standard MTU's) */
 	rte_be32_t hcrc;	/* CRC32C of this header with hcrc 0 (pcrc in) */
-	rte_be64_t tag;		/* MSG: the tag; WRITE, READ_REQ: the target address */
-	rte_be64_t data;	/* MSG, WRITE: remote CQ data; DONE: error */
-	rte_be64_t key;		/* WRITE, READ_REQ: the target region's key */
+	rte_be64_t tag;		/* MSG: the tag; WRITE, READ_REQ, ATOMIC: the target
+				 * address */
+	rte_be64_t data;	/* MSG, WRITE, ATOMIC: remote CQ data; DONE: error */
+	rte_be64_t key;		/* WRITE, READ_REQ, ATOMIC: the target region's key */
 	rte_be32_t ts;		/* the sender's clock (TSC / 1024) */
 	rte_be32_t ts_echo;	/* ts of the last new packet the sender received */
 	rte_be32_t pcrc;	/* CRC32C of the payload: checked as it is copied */
@@ -182,6 +187,20 @@ struct dfi_rdm_rec {
 	rte_be16_t reserved;
 	rte_be64_t tag;
 	rte_be64_t data;
+} __rte_packed;
+
+/**
+ * The start of an ATOMIC packet's payload (msg_seq numbers it among the
+ * sender's RMA operations, msg_len is the payload's length): count elements
+ * of datatype at the target address, then count operands (none for
+ * FI_ATOMIC_READ), then count compare values (compare operations only), in
+ * the sender's own representation: both ends share an architecture.
+ */
+struct dfi_rdm_atomic {
+	uint8_t op;		/* enum fi_op */
+	uint8_t datatype;	/* enum fi_datatype */
+	rte_be16_t count;
+	rte_be32_t reserved;
 } __rte_packed;
 
 #define DFI_UDP_HDRS_LEN	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + \

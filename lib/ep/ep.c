@@ -652,7 +652,7 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ep->ep_fid.msg = ops->msg;
 	ep->ep_fid.tagged = ops->tagged;
 	ep->ep_fid.rma = ops->rma;
-	ep->ep_fid.atomic = &dfi_no_atomic_ops;
+	ep->ep_fid.atomic = ops->atomic != NULL ? ops->atomic : &dfi_no_atomic_ops;
 	ep->ep_fid.collective = &dfi_no_collective_ops;
 	dfi_domain_hold(domain);
 	*ep_fid = &ep->ep_fid;

@@ -71,6 +71,8 @@ struct dfi_ep_type_ops {
 	struct fi_ops_msg *msg;
 	struct fi_ops_tagged *tagged;
 	struct fi_ops_rma *rma;
+	/** fi_atomic(3); NULL: none (the stubs answer -FI_ENOSYS). */
+	struct fi_ops_atomic *atomic;
 };
 
 struct dfi_ep {

@@ -4,8 +4,8 @@
 
 /*
  * Endpoint operations a type does not offer: connection management (the
- * endpoints are connectionless), atomics, collectives, and whichever of
- * tagged messages and RMA a type lacks. They answer -FI_ENOSYS.
+ * endpoints are connectionless), collectives, and whichever of tagged
+ * messages, RMA and atomics a type lacks. They answer -FI_ENOSYS.
  */
 
 #ifndef _DFI_EP_STUBS_H_

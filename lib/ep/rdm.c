@@ -37,6 +37,7 @@
 #include "params.h"
 #include "mr.h"
 #include "rdm.h"
+#include "rdm_atomic.h"
 
 #define RDM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | \
@@ -191,7 +192,8 @@ rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err
 			dfi_ep_count(ep, DFI_CNTR_REMOTE_READ, false);
 		}
 	}
-	if (op->type == DFI_PKT_RDM_DONE || op->type == DFI_PKT_RDM_READ_RESP) {
+	if (op->type == DFI_PKT_RDM_DONE || op->type == DFI_PKT_RDM_READ_RESP ||
+	    op->type == DFI_PKT_RDM_ATOMIC_RESP) {
 		op_free(r, op);		/* the provider's own */
 		return;
 	}
@@ -658,7 +660,10 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	} else {
 		op->msg_seq = p->next_rma_seq++;
 	}
-	if (flags & FI_INJECT) {
+	if (req->atomic != NULL) {
+		/* its request is built in a buffer of its own: never the application's */
+		rdm_atomic_op_init(r, op, req->atomic);
+	} else if (flags & FI_INJECT) {
 		/* the buffer is the application's again when this call returns */
 		op->iov[0].iov_base = r->inject_bufs + (size_t)(op - r->ops) * ep->inject_size;
 		op->iov[0].iov_len = len;
@@ -1316,9 +1321,8 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		r->ux_free = &r->uxs[i - 1];
 	}
 	ret = bundle_pool_create(ep, r);
-	if (ret != 0)
-		return ret;
-	return rdm_trig_init(ep, r);
+	ret = ret != 0 ? ret : rdm_atomic_init(ep, r, nb_ops);
+	return ret != 0 ? ret : rdm_trig_init(ep, r);
 }
 
 static int
@@ -1361,6 +1365,7 @@ rdm_fini(struct dfi_ep *ep)
 		 r->stats.rnr_sent, r->stats.rnr_received, r->stats.rescues);
 	free(r->ops);
 	free(r->inject_bufs);
+	rdm_atomic_fini(r);
 	free(r->rxs);
 	free(r->uxs);
 	rte_mempool_free(r->bundle_pool);
@@ -1441,4 +1446,5 @@ const struct dfi_ep_type_ops dfi_rdm_ops = {
 	.msg = &rdm_msg_ops,
 	.tagged = &rdm_tagged_ops,
 	.rma = &rdm_rma_ops,
+	.atomic = &rdm_atomic_ops,
 };

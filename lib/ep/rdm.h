@@ -38,6 +38,8 @@
 
 struct dfi_ep;
 struct dfi_mr;
+struct rdm_atomic_req;
+struct rdm_atomic_slot;
 struct rdm_peer;
 
 /* A send or a DONE notice, from its post to its completion. */
@@ -59,14 +61,15 @@ struct rdm_op {
 	uint32_t len;
 	uint32_t sent;			/* bytes segmented */
 	uint32_t unacked;		/* its packets in flight */
-	uint32_t msg_seq;		/* MSG, DONE; RMA: the RMA sequence */
+	uint32_t msg_seq;		/* MSG, DONE; RMA, atomics: the RMA sequence */
 	uint8_t type;			/* DFI_PKT_RDM_* */
 	uint8_t state;			/* enum rdm_op_state */
 	uint16_t pkt_flags;		/* DFI_RDM_F_* */
 	uint8_t cntr;			/* enum dfi_cntr_kind it counts in */
 	uint32_t rma_len;		/* READ_REQ: bytes asked for */
 	uint32_t got;			/* READ_REQ: bytes of the answer placed */
-	bool answered;			/* READ_REQ: all of the answer is there */
+	bool answered;			/* READ_REQ, fetching ATOMIC: all of the answer
+					 * is there */
 	uint64_t key;			/* WRITE, READ_REQ: the target region */
 	struct dfi_mr *mr;		/* READ_RESP: the region it reads */
 	uint32_t iov_count;
@@ -241,9 +244,10 @@ struct rdm_post {
 	void *context;
 	uint64_t flags;			/* FI_* */
 	uint64_t comp_flags;		/* the completion's */
-	uint8_t type;			/* DFI_PKT_RDM_MSG, _WRITE or _READ_REQ */
+	uint8_t type;			/* DFI_PKT_RDM_MSG, _WRITE, _READ_REQ or _ATOMIC */
 	uint8_t cntr;			/* enum dfi_cntr_slot */
 	uint16_t pkt_flags;
+	const struct rdm_atomic_req *atomic;	/* ATOMIC: what it asks (rdm_atomic.h) */
 };
 
 /* A receive's arguments beyond those an rdm_post carries. */
@@ -330,6 +334,7 @@ struct dfi_rdm {
 	struct rdm_op *ops;
 	struct rdm_op *op_free;
 	uint8_t *inject_bufs;		/* inject_size per op */
+	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
 	struct rdm_rx *rxs;
 	struct rdm_rx *rx_free;
 	/* posted receives, in order: appended and taken out anywhere, so
@@ -480,7 +485,8 @@ static inline bool
 rdm_type_has_payload(uint8_t type)
 {
 	return type == DFI_PKT_RDM_MSG || type == DFI_PKT_RDM_WRITE ||
-	       type == DFI_PKT_RDM_READ_RESP;
+	       type == DFI_PKT_RDM_READ_RESP || type == DFI_PKT_RDM_ATOMIC ||
+	       type == DFI_PKT_RDM_ATOMIC_RESP;
 }
 
 /** @return whether a packet's payload CRC is still to be checked (as it is copied). */
@@ -494,7 +500,7 @@ rdm_payload_unchecked(const struct dfi_rdm_hdr *h, struct rte_mbuf *m)
 
 extern struct fi_ops_rma rdm_rma_ops;
 
-/** A WRITE, READ_REQ or READ_RESP packet in sequence. */
+/** A WRITE, READ_REQ, READ_RESP, ATOMIC or ATOMIC_RESP packet in sequence. */
 enum rdm_take rdm_rma_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
 			      const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,
 			      const uint8_t *payload, uint32_t len);

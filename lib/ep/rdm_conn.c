@@ -568,10 +568,11 @@ static void
 op_acked(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_op *op)
 {
 	/* a write waits on the target's verdict; a read on its answer, unless
-	 * all of it came before the ack */
+	 * all of it came before the ack; an atomic on either */
 	if ((op->type == DFI_PKT_RDM_MSG && (op->pkt_flags & DFI_RDM_F_DELIVERY)) ||
 	    op->type == DFI_PKT_RDM_WRITE ||
-	    (op->type == DFI_PKT_RDM_READ_REQ && !op->answered)) {
+	    ((op->type == DFI_PKT_RDM_READ_REQ || op->type == DFI_PKT_RDM_ATOMIC) &&
+	     !op->answered)) {
 		op->state = RDM_OP_WAIT_DONE;	/* stays queued until the DONE */
 		return;
 	}
@@ -601,7 +602,8 @@ rdm_conn_finish_op(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int 
 /*
  * A DONE: the message msg_seq we sent was delivered, or the RMA operation
  * msg_seq was carried out or refused (the error in data). A write's DONE
- * ends it; a read's only when it reports a refusal, its answer ends it.
+ * ends it, and a base atomic's; a read's only when it reports a refusal,
+ * its answer ends it (a fetching atomic's likewise).
  */
 static void
 done_received(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
@@ -616,6 +618,10 @@ done_received(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		op = rdm_conn_find_op(p, DFI_PKT_RDM_MSG, seq);
 	} else {
 		op = rdm_conn_find_op(p, DFI_PKT_RDM_WRITE, seq);
+		if (op == NULL)
+			op = rdm_conn_find_op(p, DFI_PKT_RDM_ATOMIC, seq);
+		if (op != NULL && err == 0 && (op->pkt_flags & DFI_RDM_F_FETCH))
+			op = NULL;	/* a fetch ends on its answer only */
 		if (op == NULL && err != 0)
 			op = rdm_conn_find_op(p, DFI_PKT_RDM_READ_REQ, seq);
 	}

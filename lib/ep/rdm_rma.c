@@ -27,6 +27,7 @@
 #include "iov.h"
 #include "mr.h"
 #include "rdm.h"
+#include "rdm_atomic.h"
 
 #define RMA_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | \
@@ -325,6 +326,10 @@ rdm_rma_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		return write_segment(ep, r, p, h, m, payload, len);
 	case DFI_PKT_RDM_READ_REQ:
 		return read_request(ep, r, p, h);
+	case DFI_PKT_RDM_ATOMIC:
+		return rdm_atomic_request(ep, r, p, h, m, payload, len);
+	case DFI_PKT_RDM_ATOMIC_RESP:
+		return rdm_atomic_response(ep, r, p, h, m, payload, len);
 	default:
 		return read_response(ep, r, p, h, m, payload, len);
 	}

@@ -4,6 +4,7 @@
 
 /* fi_domain(), fi_domain_bind() and fi_close() of a domain. */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 #include "dfi.h"
 #include "addr.h"
+#include "atomic_op.h"
 #include "av.h"
 #include "cntr.h"
 #include "cq.h"
@@ -84,6 +86,37 @@ domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep 
 	return dfi_endpoint(domain, info, ep, context);
 }
 
+/*
+ * fi_query_atomic(): what fi_atomicvalid() and its kin answer on an endpoint
+ * opened with FI_ATOMIC. No atomic targets a tagged receive buffer.
+ */
+static int
+domain_query_atomic(struct fid_domain *domain __rte_unused, enum fi_datatype datatype,
+		    enum fi_op op, struct fi_atomic_attr *attr, uint64_t flags)
+{
+	enum dfi_atomic_kind kind = (flags & FI_FETCH_ATOMIC) ? DFI_ATOMIC_FETCH :
+				    (flags & FI_COMPARE_ATOMIC) ? DFI_ATOMIC_COMPARE :
+				    DFI_ATOMIC_BASE;
+	int ret;
+
+	if (flags & ~(uint64_t)(FI_FETCH_ATOMIC | FI_COMPARE_ATOMIC | FI_TAGGED)) {
+		DFI_WARN(FI_LOG_DOMAIN, "fi_query_atomic: flags 0x%" PRIx64 " not supported",
+			 flags);
+		return -FI_EBADFLAGS;
+	}
+	if (attr == NULL || ((flags & FI_FETCH_ATOMIC) && (flags & FI_COMPARE_ATOMIC))) {
+		DFI_WARN(FI_LOG_DOMAIN, "fi_query_atomic: %s", attr == NULL ? "no attr" :
+			 "FI_FETCH_ATOMIC and FI_COMPARE_ATOMIC together");
+		return -FI_EINVAL;
+	}
+	if (flags & FI_TAGGED)
+		return -FI_EOPNOTSUPP;
+	ret = dfi_atomic_valid(kind, datatype, op, &attr->count);
+	if (ret == 0)
+		attr->size = dfi_atomic_type_size(datatype);
+	return ret;
+}
+
 static struct fi_ops_domain dfi_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = dfi_av_open,
@@ -94,7 +127,7 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.poll_open = dfi_poll_open,
 	.stx_ctx = dfi_no_stx_ctx,
 	.srx_ctx = dfi_no_srx_ctx,
-	.query_atomic = dfi_no_query_atomic,
+	.query_atomic = domain_query_atomic,
 	.query_collective = dfi_no_query_collective,
 	.endpoint2 = domain_endpoint2,
 };

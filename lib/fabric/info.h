@@ -36,16 +36,18 @@
 /* What each endpoint type of this provider supports. */
 /*
  * What an RDM endpoint keeps in order towards one peer: every operation,
- * send, write or read request, takes the next number of one sequence per
- * peer and is transmitted, and processed by the target, in that order.
+ * send, write, read request or atomic, takes the next number of one
+ * sequence per peer and is transmitted, and processed by the target, in
+ * that order. An atomic takes the values it fetches when it is carried out.
  */
 #define DFI_RDM_MSG_ORDER	(FI_ORDER_RAR | FI_ORDER_RAW | FI_ORDER_RAS | FI_ORDER_WAR | \
 				 FI_ORDER_WAW | FI_ORDER_WAS | FI_ORDER_SAR | FI_ORDER_SAW | \
 				 FI_ORDER_SAS | FI_ORDER_RMA_RAR | FI_ORDER_RMA_RAW | \
-				 FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW)
+				 FI_ORDER_RMA_WAR | FI_ORDER_RMA_WAW | FI_ORDER_ATOMIC_RAR | \
+				 FI_ORDER_ATOMIC_RAW | FI_ORDER_ATOMIC_WAR | FI_ORDER_ATOMIC_WAW)
 
-#define DFI_RDM_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | DFI_MSG_MODS | DFI_RMA_MODS | \
-				 FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
+#define DFI_RDM_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | DFI_MSG_MODS | \
+				 DFI_RMA_MODS | FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
 				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV | \
 				 FI_TRIGGER)
 #define DFI_DGRAM_CAPS		(FI_MSG | DFI_MSG_MODS | FI_SOURCE | FI_LOCAL_COMM | \

@@ -79,14 +79,6 @@ dfi_no_srx_ctx(struct fid_domain *domain __rte_unused, struct fi_rx_attr *attr _
 }
 
 int
-dfi_no_query_atomic(struct fid_domain *domain __rte_unused,
-		    enum fi_datatype datatype __rte_unused, enum fi_op op __rte_unused,
-		    struct fi_atomic_attr *attr __rte_unused, uint64_t flags __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 			enum fi_collective_op coll __rte_unused,
 			struct fi_collective_attr *attr __rte_unused,

@@ -49,8 +49,6 @@ int dfi_no_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fi
 		   void *context);
 int dfi_no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
 		   void *context);
-int dfi_no_query_atomic(struct fid_domain *domain, enum fi_datatype datatype, enum fi_op op,
-			struct fi_atomic_attr *attr, uint64_t flags);
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
 

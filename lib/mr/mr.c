@@ -312,9 +312,9 @@ dfi_mr_access(const struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64
 
 	if (mr == NULL) {
 		why = "no such key";
-	} else if ((mr->access & right) == 0) {
-		why = right == FI_REMOTE_WRITE ? "not granted FI_REMOTE_WRITE" :
-						 "not granted FI_REMOTE_READ";
+	} else if ((mr->access & right) != right) {
+		why = (right & ~mr->access & FI_REMOTE_WRITE) ? "not granted FI_REMOTE_WRITE" :
+								 "not granted FI_REMOTE_READ";
 	} else if (addr < mr->addr0 || len > mr->len || addr - mr->addr0 > mr->len - len) {
 		why = "outside the region";
 	} else {
@@ -324,7 +324,7 @@ dfi_mr_access(const struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64
 		return 0;
 	}
 	DFI_WARN(FI_LOG_MR, "remote %s of %" PRIu64 " bytes at 0x%" PRIx64 " with key 0x%" PRIx64
-		 " refused: %s", right == FI_REMOTE_WRITE ? "write" : "read", len, addr, key, why);
+		 " refused: %s", right == FI_REMOTE_READ ? "read" : "write", len, addr, key, why);
 	return -FI_EACCES;
 }
 

@@ -60,7 +60,8 @@ struct dfi_mr *dfi_mr_find(const struct dfi_mr_map *map, uint64_t key);
 
 /**
  * Checks a peer's access to [addr, addr + len) of the region of key, with
- * right FI_REMOTE_READ or FI_REMOTE_WRITE, and logs a refusal (warning).
+ * right FI_REMOTE_READ, FI_REMOTE_WRITE or both (an atomic that fetches and
+ * changes), and logs a refusal (warning).
  *
  * @return 0 with *mr and *ptr set, or -FI_EACCES.
  */
