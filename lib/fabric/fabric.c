@@ -15,6 +15,7 @@
 #include "eq.h"
 #include "fabric.h"
 #include "params.h"
+#include "pep.h"
 #include "stubs.h"
 #include "waitset.h"
 
@@ -42,7 +43,7 @@ static struct fi_ops dfi_fabric_fi_ops = {
 static struct fi_ops_fabric dfi_fabric_ops = {
 	.size = sizeof(struct fi_ops_fabric),
 	.domain = dfi_domain_open,
-	.passive_ep = dfi_no_passive_ep,
+	.passive_ep = dfi_passive_ep,
 	.eq_open = dfi_eq_open,
 	.wait_open = dfi_wait_open,
 	.trywait = fabric_trywait,
