@@ -43,7 +43,9 @@ struct dfi_msg_cm {
 	struct dfi_eq_prog prog;	/* EQ reads progress us from connect/accept on */
 	bool prog_on;
 	uint8_t state;			/* enum msg_state */
-	struct dfi_connreq *req;	/* opened on a request: until connected or closed */
+	/* opened on a request: kept until we close, so that its listener
+	 * knows a late resend of it for what it is */
+	struct dfi_connreq *req;
 	struct dfi_addr dst;		/* where our CM packets go */
 	uint32_t peer_inc;		/* the other side's incarnation, 0 while unknown */
 	uint32_t conn_id;		/* the attempt, drawn by the connecting side */
@@ -150,10 +152,6 @@ msg_connected(struct dfi_msg_cm *cm, const void *data, size_t len)
 
 	cm->state = MSG_CONNECTED;
 	r->peer = r->bound;
-	if (cm->req != NULL) {
-		dfi_connreq_release(cm->req);
-		cm->req = NULL;
-	}
 	msg_event(cm, FI_CONNECTED, data, len);
 }
 

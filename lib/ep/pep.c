@@ -8,8 +8,9 @@
  * known by its sender's address, incarnation and attempt number, so a
  * resent request is not a second one, and one from a later incarnation at
  * the same address is a new request. At most FI_DPDK_CM_BACKLOG requests
- * wait for an answer; more are refused at once, keeping nothing. A
- * rejected request is remembered for a CM timeout to answer its resends.
+ * wait for an answer; more are refused at once, keeping nothing. A taken
+ * request is remembered until its endpoint closes, a rejected one for a CM
+ * timeout, so that late resends are known for what they are.
  *
  * Control progress runs from reads of the bound EQ. One lock (cm_lock)
  * guards every listener and request: the control path, never the data path.

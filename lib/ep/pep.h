@@ -46,7 +46,7 @@ int dfi_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_p
  */
 struct dfi_connreq *dfi_connreq_take(struct fid *handle);
 
-/** The endpoint is done with its request (connected, or closed). */
+/** The endpoint that took a request closes. */
 void dfi_connreq_release(struct dfi_connreq *req);
 
 #endif /* _DFI_PEP_H_ */
