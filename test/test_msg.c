@@ -248,6 +248,25 @@ connect_pair(struct fid_pep *pep, struct side *cli, struct side *srv)
 	CU_ASSERT_EQUAL(memcmp(ev.data, "welcome", 7), 0);
 }
 
+/*
+ * cli connects, without data, to the listener (opened first when *pep is
+ * NULL): @return the FI_CONNREQ's info, or NULL.
+ */
+static struct fi_info *
+request(struct fid_pep **pep, struct side *cli)
+{
+	struct sockaddr_in sin;
+	size_t len = sizeof(sin);
+	struct cm_event ev;
+
+	if ((*pep == NULL && pep_open(pep, 0) != 0) ||
+	    fi_getname(&(*pep)->fid, &sin, &len) != 0 || side_open(cli, NULL, true) != 0 ||
+	    fi_connect(cli->ep, &sin, NULL, 0) != 0)
+		return NULL;
+	expect_event(FI_CONNREQ, &(*pep)->fid, NULL, 0, &ev);
+	return ev.entry.info;
+}
+
 /* Waits for the completion of context ctx on s; 1, or the error. */
 static ssize_t
 wait_ctx(struct side *s, void *ctx, struct fi_cq_tagged_entry *e, struct fi_cq_err_entry *err)
@@ -408,26 +427,22 @@ test_reject(void)
 	struct fi_eq_err_entry err;
 	uint8_t big[CM_MAX + 1] = { 0 };
 	char data[16];
-	struct sockaddr_in sin;
-	size_t len = sizeof(sin);
-	struct fid_pep *pep;
+	struct fid_pep *pep = NULL;
+	struct fi_info *info;
 	struct cm_event ev;
 	struct fid_ep *ep;
 	struct side cli;
 	uint32_t event;
 
-	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_getname(&pep->fid, &sin, &len), 0);
 	/* with a buffer for the error data */
-	CU_ASSERT_EQUAL_FATAL(side_open(&cli, NULL, true), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_connect(cli.ep, &sin, NULL, 0), 0);
-	expect_event(FI_CONNREQ, &pep->fid, NULL, 0, &ev);
-	CU_ASSERT_EQUAL(fi_reject(pep, ev.entry.info->handle, big, sizeof(big)), -FI_EINVAL);
-	CU_ASSERT_EQUAL_FATAL(fi_reject(pep, ev.entry.info->handle, "go away", 8), 0);
-	CU_ASSERT_EQUAL(fi_reject(pep, ev.entry.info->handle, NULL, 0), -FI_EOPBADSTATE);
+	info = request(&pep, &cli);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_EQUAL(fi_reject(pep, info->handle, big, sizeof(big)), -FI_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(fi_reject(pep, info->handle, "go away", 8), 0);
+	CU_ASSERT_EQUAL(fi_reject(pep, info->handle, NULL, 0), -FI_EOPBADSTATE);
 	/* a rejected request opens no endpoint */
-	CU_ASSERT_EQUAL(fi_endpoint(srv_domain, ev.entry.info, &ep, NULL), -FI_EINVAL);
-	fi_freeinfo(ev.entry.info);
+	CU_ASSERT_EQUAL(fi_endpoint(srv_domain, info, &ep, NULL), -FI_EINVAL);
+	fi_freeinfo(info);
 	memset(&err, 0, sizeof(err));
 	err.err_data = data;
 	err.err_data_size = sizeof(data);
@@ -442,11 +457,10 @@ test_reject(void)
 	CU_ASSERT_EQUAL(fi_send(cli.ep, data, 1, NULL, 0, NULL), -FI_EOPBADSTATE);
 	side_close(&cli);
 	/* without one: the EQ's copy */
-	CU_ASSERT_EQUAL_FATAL(side_open(&cli, NULL, true), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_connect(cli.ep, &sin, NULL, 0), 0);
-	expect_event(FI_CONNREQ, &pep->fid, NULL, 0, &ev);
-	CU_ASSERT_EQUAL_FATAL(fi_reject(pep, ev.entry.info->handle, "no", 3), 0);
-	fi_freeinfo(ev.entry.info);
+	info = request(&pep, &cli);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_EQUAL_FATAL(fi_reject(pep, info->handle, "no", 3), 0);
+	fi_freeinfo(info);
 	CU_ASSERT_EQUAL(eq_next(&event, &ev, &err, TIMEOUT_MS), -FI_EAVAIL);
 	CU_ASSERT_EQUAL(err.err, FI_ECONNREFUSED);
 	CU_ASSERT_EQUAL_FATAL(err.err_data_size, 3);
@@ -560,20 +574,16 @@ static void
 test_stale_request(void)
 {
 	struct fi_eq_err_entry err;
-	struct sockaddr_in sin, cli_sin;
-	size_t len = sizeof(sin);
-	struct fi_info *info;
+	struct sockaddr_in cli_sin;
+	size_t len = sizeof(cli_sin);
+	struct fid_pep *pep = NULL;
+	struct fi_info *info, *req;
 	struct side cli, srv;
-	struct fid_pep *pep;
 	struct cm_event ev;
 	uint32_t event;
 
-	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_getname(&pep->fid, &sin, &len), 0);
-	CU_ASSERT_EQUAL_FATAL(side_open(&cli, NULL, true), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_connect(cli.ep, &sin, NULL, 0), 0);
-	expect_event(FI_CONNREQ, &pep->fid, NULL, 0, &ev);
-	len = sizeof(cli_sin);
+	req = request(&pep, &cli);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(req);
 	CU_ASSERT_EQUAL_FATAL(fi_getname(&cli.ep->fid, &cli_sin, &len), 0);
 	side_close(&cli);
 	/* a new endpoint at the dead one's address */
@@ -583,8 +593,8 @@ test_stale_request(void)
 	CU_ASSERT_EQUAL_FATAL(side_open(&cli, info, true), 0);
 	fi_freeinfo(info);
 	CU_ASSERT_EQUAL(port_of(&cli.ep->fid), ntohs(cli_sin.sin_port));
-	CU_ASSERT_EQUAL_FATAL(side_open(&srv, ev.entry.info, true), 0);
-	fi_freeinfo(ev.entry.info);
+	CU_ASSERT_EQUAL_FATAL(side_open(&srv, req, true), 0);
+	fi_freeinfo(req);
 	CU_ASSERT_EQUAL_FATAL(fi_accept(srv.ep, NULL, 0), 0);
 	CU_ASSERT_EQUAL(eq_next(&event, &ev, &err, TIMEOUT_MS), -FI_EAVAIL);
 	CU_ASSERT_EQUAL(err.err, FI_ECONNABORTED);
