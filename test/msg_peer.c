@@ -316,6 +316,7 @@ exchange_client(struct side *s, const char *name, int cycles)
 	struct fi_eq_err_entry err;
 	struct cm_event ev;
 	char data[32] = { 0 };
+	uint64_t t0;
 	uint32_t event;
 	int i, ok = 0;
 	ssize_t ret;
@@ -340,6 +341,7 @@ exchange_client(struct side *s, const char *name, int cycles)
 	/* the server saw our DISC before closing: our endpoint may go */
 	pp_ctrl_sync(s->ctrl);
 	ep_close(s);
+	t0 = peer_now_ms();
 	for (i = 0; i < cycles; i++) {
 		if (client_connect(s, name, NULL) != 0 || !connected(s, NULL) ||
 		    transfer(s, 64, (uint32_t)i) != 0 || fi_shutdown(s->ep, 0) != 0)
@@ -352,6 +354,7 @@ exchange_client(struct side *s, const char *name, int cycles)
 	}
 	ep_close(s);
 	pp_ctrl_sync(s->ctrl);
+	printf("# %d cycles in %" PRIu64 " ms\n", ok, peer_now_ms() - t0);
 	peer_check(ok == cycles, "client: %d of %d connect / transfer / shutdown cycles", ok,
 		   cycles);
 	return 0;

@@ -51,6 +51,8 @@ struct side {
 };
 
 static struct side *live[8];	/* progressed while a test waits */
+/* how connecting sides bind their CQ (FI_SELECTIVE_COMPLETION for one test) */
+static uint64_t cli_cq_flags = FI_TRANSMIT | FI_RECV;
 
 /* An EQ event with its CM data. */
 struct cm_event {
@@ -127,7 +129,8 @@ side_open(struct side *s, struct fi_info *info, bool with_eq)
 	ret = ret ? ret : fi_cq_open(dom, &cq_attr, &s->cq, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->tx_cntr, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->rx_cntr, NULL);
-	ret = ret ? ret : fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_RECV);
+	ret = ret ? ret : fi_ep_bind(s->ep, &s->cq->fid,
+				     info == NULL ? cli_cq_flags : FI_TRANSMIT | FI_RECV);
 	ret = ret ? ret : fi_ep_bind(s->ep, &s->tx_cntr->fid, FI_SEND | FI_WRITE | FI_READ);
 	ret = ret ? ret : fi_ep_bind(s->ep, &s->rx_cntr->fid, FI_RECV);
 	if (with_eq)
@@ -421,6 +424,66 @@ test_refusals(void)
 	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
 }
 
+/* The passive side's refusals, and those of an endpoint opened to accept. */
+static void
+test_accept_refusals(void)
+{
+	uint8_t big[CM_MAX + 1] = { 0 };
+	struct fid_pep *pep = NULL, *other;
+	struct fid_ep *other_ep;
+	struct fi_info *info, *bad;
+	struct sockaddr_in sin;
+	size_t len = sizeof(sin);
+	struct side cli, srv;
+
+	/* fi_passive_ep: a port of ours, an address on it */
+	bad = fi_dupinfo(td.info);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+	free(bad->domain_attr->name);
+	bad->domain_attr->name = strdup("net_none9");
+	CU_ASSERT_EQUAL(fi_passive_ep(td.fabric, bad, &other, NULL), -FI_ENODEV);
+	free(bad->domain_attr->name);
+	bad->domain_attr->name = NULL;
+	CU_ASSERT_EQUAL(fi_passive_ep(td.fabric, bad, &other, NULL), -FI_EINVAL);
+	fi_freeinfo(bad);
+	bad = fi_dupinfo(td.info);
+	((struct sockaddr_in *)bad->src_addr)->sin_addr.s_addr = htonl(0x01020304);
+	CU_ASSERT_EQUAL(fi_passive_ep(td.fabric, bad, &other, NULL), -FI_EINVAL);
+	fi_freeinfo(bad);
+	/* names and bindings */
+	CU_ASSERT_EQUAL_FATAL(fi_passive_ep(td.fabric, td.info, &other, NULL), 0);
+	CU_ASSERT_EQUAL(fi_getname(&other->fid, &sin, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_setname(&other->fid, &sin, 2), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_pep_bind(other, &td.domain->fid, 0), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_pep_bind(other, &eq->fid, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_listen(other), 0);
+	/* a request: another listener's to reject, and not twice to take */
+	info = request(&pep, &cli);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_EQUAL(fi_reject(other, info->handle, NULL, 0), -FI_EOPBADSTATE);
+	CU_ASSERT_EQUAL(fi_reject(pep, info->handle, NULL, 4), -FI_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(side_open(&srv, info, true), 0);
+	CU_ASSERT_EQUAL(fi_endpoint(srv_domain, info, &other_ep, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_close(info->handle), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_reject(pep, info->handle, NULL, 0), -FI_EOPBADSTATE);
+	/* the accepting endpoint does not connect, nor accept with too much data */
+	len = sizeof(sin);
+	CU_ASSERT_EQUAL(fi_getname(&pep->fid, &sin, &len), 0);
+	CU_ASSERT_EQUAL(fi_connect(srv.ep, &sin, NULL, 0), -FI_EOPBADSTATE);
+	CU_ASSERT_EQUAL(fi_accept(srv.ep, big, sizeof(big)), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_getpeer(srv.ep, &sin, NULL), -FI_EINVAL);
+	fi_freeinfo(info);
+	side_close(&srv);
+	side_close(&cli);
+	/* an address with no service is no one to connect to */
+	sin.sin_port = 0;
+	CU_ASSERT_EQUAL_FATAL(side_open(&cli, NULL, true), 0);
+	CU_ASSERT_EQUAL(fi_connect(cli.ep, &sin, NULL, 0), -FI_EINVAL);
+	side_close(&cli);
+	CU_ASSERT_EQUAL(fi_close(&other->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
+}
+
 static void
 test_reject(void)
 {
@@ -700,6 +763,50 @@ test_data(void)
 	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
 }
 
+/* Selective completion, and a send that completes once delivered. */
+static void
+test_completions(void)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	struct iovec iov;
+	struct fi_msg msg = { .msg_iov = &iov, .iov_count = 1 };
+	struct fid_pep *pep;
+	struct side cli, srv;
+	char out[64] = "selective", in[64];
+	int ctx_s, ctx_r, ctx_quiet;
+	struct timespec t0;
+
+	cli_cq_flags = FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION;
+	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
+	connect_pair(pep, &cli, &srv);
+	cli_cq_flags = FI_TRANSMIT | FI_RECV;
+	/* without FI_COMPLETION: received, counted, not reported */
+	CU_ASSERT_EQUAL(fi_recv(srv.ep, in, sizeof(in), NULL, 0, &ctx_r), 0);
+	CU_ASSERT_EQUAL(fi_send(cli.ep, out, 10, NULL, 0, &ctx_quiet), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&srv, &ctx_r, &e, &err), 1);
+	CU_ASSERT_EQUAL(memcmp(in, out, 10), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (fi_cntr_read(cli.tx_cntr) == 0 && test_ms_since(&t0) < TIMEOUT_MS)
+		progress_all();
+	CU_ASSERT_EQUAL(fi_cntr_read(cli.tx_cntr), 1);
+	CU_ASSERT_EQUAL(fi_cq_read(cli.cq, &e, 1), -FI_EAGAIN);
+	/* with it, and FI_DELIVERY_COMPLETE: reported once the peer has it */
+	iov.iov_base = out;
+	iov.iov_len = 20;
+	msg.context = &ctx_s;
+	CU_ASSERT_EQUAL(fi_recv(srv.ep, in, sizeof(in), NULL, 0, &ctx_r), 0);
+	CU_ASSERT_EQUAL(fi_sendmsg(cli.ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli, &ctx_s, &e, &err), 1);
+	CU_ASSERT_PTR_EQUAL(e.op_context, &ctx_s);
+	CU_ASSERT_EQUAL(fi_cntr_read(cli.tx_cntr), 2);
+	CU_ASSERT_EQUAL(wait_ctx(&srv, &ctx_r, &e, &err), 1);
+	CU_ASSERT_EQUAL(e.len, 20);
+	side_close(&cli);
+	side_close(&srv);
+	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
+}
+
 static void
 test_rma(void)
 {
@@ -808,6 +915,7 @@ static CU_TestInfo msg_tests[] = {
 	{ "passive endpoints: listen, names, EADDRINUSE", test_pep },
 	{ "connect and accept, CM data both ways, getpeer", test_connect_accept },
 	{ "refusals before and instead of a connection", test_refusals },
+	{ "refusals of listeners, requests and accepting endpoints", test_accept_refusals },
 	{ "fi_reject with data: FI_ECONNREFUSED with err_data", test_reject },
 	{ "nobody listening: refused, or timed out", test_nobody_listens },
 	{ "requests beyond the backlog are refused", test_backlog },
@@ -815,6 +923,7 @@ static CU_TestInfo msg_tests[] = {
 	{ "a closing listener drops its unread requests", test_close_unread },
 	{ "fi_shutdown and fi_close give the peer FI_SHUTDOWN", test_shutdown },
 	{ "messages, tagged, CQ data, inject, multi-recv, counters, cancel", test_data },
+	{ "selective completion, delivery complete", test_completions },
 	{ "RMA write and read with the MR key", test_rma },
 	{ "FI_WAIT_FD with epoll and fi_trywait", test_eq_fd },
 	{ "100 connect, transfer, shutdown cycles", test_cycles },
