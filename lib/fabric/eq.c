@@ -254,8 +254,8 @@ dfi_eq_purge(struct dfi_eq *eq, const struct fid *fid)
 	}
 }
 
-static void
-eq_progress(struct dfi_eq *eq)
+void
+dfi_eq_progress(struct dfi_eq *eq)
 {
 	struct dfi_eq_prog *prog;
 
@@ -270,7 +270,6 @@ dfi_eq_pending(struct dfi_eq *eq)
 {
 	bool pending;
 
-	eq_progress(eq);
 	pthread_mutex_lock(&eq->lock);
 	pending = eq_waiting(eq);
 	pthread_mutex_unlock(&eq->lock);
@@ -288,7 +287,7 @@ eq_read(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, uint64_t 
 		return -FI_EBADFLAGS;
 	if (buf == NULL && len != 0)
 		return -FI_EINVAL;
-	eq_progress(eq);
+	dfi_eq_progress(eq);
 	pthread_mutex_lock(&eq->lock);
 	ev = TAILQ_FIRST(&eq->events);
 	if (!TAILQ_EMPTY(&eq->errors)) {

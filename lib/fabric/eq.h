@@ -81,6 +81,13 @@ void dfi_eq_prog_add(struct dfi_eq *eq, struct dfi_eq_prog *prog);
 void dfi_eq_prog_del(struct dfi_eq *eq, struct dfi_eq_prog *prog);
 
 /**
+ * Runs the registered progress functions: from the application's calls
+ * only (reads, fi_trywait(), fi_poll()), never from a helper thread, since
+ * an FI_THREAD_DOMAIN endpoint takes no lock.
+ */
+void dfi_eq_progress(struct dfi_eq *eq);
+
+/**
  * Drops the events and errors of an object that closes, so that no reader
  * sees its fid after (every entry starts with the fid it is about).
  */

@@ -240,8 +240,10 @@ fabric_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids, int co
 			DFI_WARN(FI_LOG_FABRIC, "fi_trywait: object %d has no wait object of ours",
 				 i);
 			return -FI_EINVAL;
-		} else if (dfi_eq_pending(eq)) {
-			return -FI_EAGAIN;
+		} else {
+			dfi_eq_progress(eq);
+			if (dfi_eq_pending(eq))
+				return -FI_EAGAIN;
 		}
 	}
 	return 0;
