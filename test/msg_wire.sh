@@ -12,7 +12,10 @@
 #     the client must see FI_SHUTDOWN within the protocol's deadline
 #     (FI_DPDK_RDM_TIMEOUT_MS, 2 s here) plus margin.
 #
-# usage: msg_wire.sh <msg_peer> <directory of libdpdk-fi.so> memif|veth [CYCLES]
+# With FAULTS (an FI_DPDK_FAULT list), every frame of both sides may be lost,
+# duplicated, reordered or corrupted: the connection manager's packets too.
+#
+# usage: msg_wire.sh <msg_peer> <directory of libdpdk-fi.so> memif|veth [CYCLES [FAULTS]]
 
 set -u
 here=$(dirname "$0")
@@ -21,6 +24,7 @@ here=$(dirname "$0")
 
 wire_test_one "$1" "$2" "$3"
 cycles=${4:-1000}
+[ -n "${5:-}" ] && export FI_DPDK_FAULT=$5
 deadline_ms=2000
 port=$((46000 + RANDOM % 1000))
 log=$tmp/msg
