@@ -298,7 +298,7 @@ static void
 test_pep(void)
 {
 	struct fid_pep *p1, *p2, *p3, *p4;
-	struct fi_info *rdm;
+	struct fi_info *rdm, *hints;
 	struct sockaddr_in sin;
 	size_t len = sizeof(sin);
 	uint16_t port;
@@ -331,10 +331,16 @@ test_pep(void)
 	sin.sin_addr.s_addr = htonl(0x01020304);
 	CU_ASSERT_EQUAL(fi_setname(&p2->fid, &sin, sizeof(sin)), -FI_EINVAL);
 	CU_ASSERT_EQUAL(fi_close(&p2->fid), 0);
-	/* src_addr of fi_getinfo(FI_SOURCE) names the service */
+	/* fi_getinfo(NULL, service, FI_SOURCE): its src_addr names the service */
 	CU_ASSERT_EQUAL_FATAL(fi_close(&p3->fid), 0);
-	rdm = fi_dupinfo(td.info);
-	((struct sockaddr_in *)rdm->src_addr)->sin_port = htons(47001);
+	hints = fi_allocinfo();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
+	hints->ep_attr->type = FI_EP_MSG;
+	hints->domain_attr->name = strdup(td.info->domain_attr->name);
+	CU_ASSERT_EQUAL_FATAL(test_getinfo(FI_VERSION(1, 17), NULL, "47001", FI_SOURCE, hints,
+					   &rdm), 0);
+	fi_freeinfo(hints);
+	CU_ASSERT_EQUAL(rdm->ep_attr->type, FI_EP_MSG);
 	CU_ASSERT_EQUAL_FATAL(fi_passive_ep(td.fabric, rdm, &p3, NULL), 0);
 	CU_ASSERT_EQUAL(fi_pep_bind(p3, &eq->fid, 0), 0);
 	CU_ASSERT_EQUAL(fi_listen(p3), 0);
