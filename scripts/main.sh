@@ -30,9 +30,9 @@ FI_DPDK_EAL_ARGS="$eal" fi_info -p dpdk -v |
 echo
 out=$top/build/main
 mkdir -p "$out"
-echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_EP_RDM"
+echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_EP_RDM, FI_EP_MSG"
 "$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400,4096,8192 -I 100000 \
-	-j "$out/pingpong.json" dgram rdm
+	-j "$out/pingpong.json" dgram rdm msg
 echo
 echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA writes"
 "$top/scripts/pingpong.sh" -w memif -o write -S 64,1024,8192,65536,1048576 \

@@ -13,7 +13,7 @@
 #
 # usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-R rounds] [-c] [-s]
 #                    [-b batch] [-o write|read] [-j file.json] [mode ...]
-#   modes: raw (always first), dgram, rdm; -c checks every reply's bytes;
+#   modes: raw (always first), dgram, rdm, msg; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's);
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
@@ -68,7 +68,7 @@ for round in $(seq 1 "$rounds"); do
 	for mode in raw "${modes[@]}"; do
 		case $mode in
 		raw) args=(--raw) ;;
-		rdm) args=(-e rdm $rma $batch) ;;
+		rdm|msg) args=(-e "$mode" $rma $batch) ;;
 		*) args=(-e "$mode" $batch) ;;
 		esac
 		out=$tmp/$mode.$round

@@ -4,7 +4,7 @@
 #
 # Installs the dependencies, builds, and runs every test: the whole suite,
 # then the unit suites and the two-process wire tests (DGRAM, RDM chaos and
-# peer death) again under AddressSanitizer.
+# peer death, MSG over memif) again under AddressSanitizer.
 # The last line is "N passed, N failed"; a skipped test counts as failed.
 # Run as a user, it re-executes itself under sudo (see common.sh).
 

@@ -149,7 +149,8 @@ test_null_hints(void)
 	for (cur = info; cur != NULL; cur = cur->next) {
 		if (strcmp(cur->fabric_attr->prov_name, "dpdk") != 0)
 			continue;
-		CU_ASSERT(cur->ep_attr->type == FI_EP_RDM || cur->ep_attr->type == FI_EP_DGRAM);
+		CU_ASSERT(cur->ep_attr->type == FI_EP_RDM || cur->ep_attr->type == FI_EP_DGRAM ||
+			  cur->ep_attr->type == FI_EP_MSG);
 		CU_ASSERT_EQUAL(cur->domain_attr->control_progress, FI_PROGRESS_MANUAL);
 		CU_ASSERT_EQUAL(cur->domain_attr->data_progress, FI_PROGRESS_MANUAL);
 		CU_ASSERT_PTR_NOT_NULL(cur->src_addr);
@@ -161,14 +162,15 @@ static void
 test_order_and_count(void)
 {
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(test_info_count(info), 4);
+	CU_ASSERT_EQUAL_FATAL(test_info_count(info), 6);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT0);
 	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
 	CU_ASSERT_EQUAL(info->next->ep_attr->type, FI_EP_DGRAM);
-	CU_ASSERT_STRING_EQUAL(info->next->next->domain_attr->name, PORT1);
-	CU_ASSERT_EQUAL(info->next->next->ep_attr->type, FI_EP_RDM);
+	CU_ASSERT_EQUAL(info->next->next->ep_attr->type, FI_EP_MSG);
+	CU_ASSERT_STRING_EQUAL(info->next->next->next->domain_attr->name, PORT1);
+	CU_ASSERT_EQUAL(info->next->next->next->ep_attr->type, FI_EP_RDM);
 	CU_ASSERT_STRING_EQUAL(info->fabric_attr->name, FABRIC0);
-	CU_ASSERT_STRING_EQUAL(info->next->next->fabric_attr->name, FABRIC1);
+	CU_ASSERT_STRING_EQUAL(info->next->next->next->fabric_attr->name, FABRIC1);
 	CU_ASSERT_STRING_EQUAL(info->fabric_attr->prov_name, "dpdk");
 }
 
@@ -188,7 +190,7 @@ test_caps_primary_only_as_asked(void)
 {
 	hints->caps = FI_MSG;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 4);
+	CU_ASSERT_EQUAL(test_info_count(info), 6);
 	/* FI_MSG alone implies both directions; no other primary appears */
 	CU_ASSERT((info->caps & (FI_SEND | FI_RECV)) == (FI_SEND | FI_RECV));
 	CU_ASSERT((info->caps & (FI_TAGGED | FI_RMA | FI_DIRECTED_RECV)) == 0);
@@ -213,7 +215,7 @@ test_caps_rma_implies_modifiers(void)
 {
 	hints->caps = FI_RMA;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);	/* RDM only */
+	CU_ASSERT_EQUAL(test_info_count(info), 4);	/* RDM and MSG */
 	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
 	CU_ASSERT((info->caps & RMA_MODS) == RMA_MODS);
 	hints->caps = FI_RMA | FI_READ;
@@ -387,10 +389,22 @@ test_ep_type(void)
 {
 	hints->ep_attr->type = FI_EP_DGRAM;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 2);;
 	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_DGRAM);
 	CU_ASSERT_EQUAL(info->ep_attr->protocol, FI_PROTO_UDP);
+	/* connected endpoints: RDM's protocol, its capabilities but those of an AV */
 	hints->ep_attr->type = FI_EP_MSG;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_MSG);
+	CU_ASSERT((info->caps & (FI_MSG | FI_TAGGED | FI_RMA)) == (FI_MSG | FI_TAGGED | FI_RMA));
+	CU_ASSERT((info->tx_attr->msg_order & FI_ORDER_SAS) != 0);
+	hints->caps = FI_SOURCE;
+	expect_nodata();
+	hints->caps = FI_DIRECTED_RECV;
+	expect_nodata();
+	hints->caps = 0;
+	hints->ep_attr->type = FI_EP_SOCK_STREAM;
 	expect_nodata();
 }
 
@@ -450,7 +464,7 @@ test_ep_max_order(void)
 	hints->ep_attr->max_order_raw_size = 64;
 	hints->ep_attr->max_order_war_size = 32;
 	hints->ep_attr->max_order_waw_size = 16;
-	expect_entries(4);
+	expect_entries(6);
 	for (cur = info; cur != NULL; cur = cur->next) {
 		CU_ASSERT_EQUAL(cur->caps & (FI_RMA | FI_ATOMIC), 0);
 		CU_ASSERT_EQUAL(cur->ep_attr->max_order_raw_size, 64);
@@ -529,7 +543,7 @@ test_tx_rma_iov_limit(void)
 	hints->tx_attr->rma_iov_limit = 1;
 	expect_entries(0);
 	/* datagrams have no RMA: RDM only */
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 4);
 	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
 	CU_ASSERT_EQUAL(info->tx_attr->rma_iov_limit, 1);
 	ACCEPT_REFUSE(hints->tx_attr->rma_iov_limit, 1, 2);
@@ -544,7 +558,7 @@ test_tx_rx_order(void)
 	hints->rx_attr->msg_order = FI_ORDER_SAS;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	/* datagrams are not ordered: only RDM entries */
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 4);
 	CU_ASSERT(((info->tx_attr->msg_order) & (FI_ORDER_SAS)) != 0);
 	/* fi_endpoint(3): every RMA, atomic and message order an RDM endpoint
 	 * keeps (one sequence per peer) */
@@ -554,7 +568,7 @@ test_tx_rx_order(void)
 				    FI_ORDER_ATOMIC_WAW;
 	hints->rx_attr->msg_order = hints->tx_attr->msg_order;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 4);
 	CU_ASSERT_EQUAL(info->tx_attr->msg_order, hints->tx_attr->msg_order);
 	CU_ASSERT_EQUAL(info->rx_attr->msg_order, hints->tx_attr->msg_order);
 	/* datagrams keep no order, atomic or other */
@@ -572,7 +586,7 @@ test_tx_rx_op_flags(void)
 {
 	hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);	/* not for datagrams */
+	CU_ASSERT_EQUAL(test_info_count(info), 4);	/* not for datagrams */
 	CU_ASSERT_EQUAL(info->tx_attr->op_flags, FI_DELIVERY_COMPLETE);
 	hints->tx_attr->op_flags = FI_INJECT | FI_COMPLETION;
 	hints->rx_attr->op_flags = FI_MULTI_RECV;
@@ -640,7 +654,7 @@ test_threading(void)
 		CU_ASSERT_EQUAL(cur->domain_attr->threading, FI_THREAD_SAFE);
 	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
 		hints->domain_attr->threading = levels[i];
-		expect_entries(4);
+		expect_entries(6);
 		for (cur = info; cur != NULL; cur = cur->next)
 			CU_ASSERT_EQUAL(cur->domain_attr->threading, levels[i]);
 		CU_ASSERT_EQUAL_FATAL(fi_fabric(info->fabric_attr, &fabric, NULL), 0);
@@ -786,7 +800,7 @@ test_domain_name_filter(void)
 {
 	hints->domain_attr->name = strdup(PORT1);
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT1);
 	CU_ASSERT_STRING_EQUAL(info->next->domain_attr->name, PORT1);
 	free(hints->domain_attr->name);
@@ -801,7 +815,7 @@ test_fabric_name_filter(void)
 {
 	hints->fabric_attr->name = strdup(FABRIC1);
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT1);
 	free(hints->fabric_attr->name);
 	hints->fabric_attr->name = strdup("192.0.2.0/24");
@@ -848,7 +862,7 @@ test_node_service_dest(void)
 	CU_ASSERT_EQUAL_FATAL(gi("10.0.1.5", "7000", 0), 0);
 	/* the port on the destination's network comes first */
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT1);
-	CU_ASSERT_EQUAL(test_info_count(info), 4);
+	CU_ASSERT_EQUAL(test_info_count(info), 6);
 	CU_ASSERT_EQUAL_FATAL(info->dest_addrlen, sizeof(struct sockaddr_in));
 	sin = sin_of(info->dest_addr);
 	CU_ASSERT_EQUAL(sin->sin_addr.s_addr, ip("10.0.1.5"));
@@ -862,7 +876,7 @@ test_source_node_service(void)
 	const struct sockaddr_in *sin;
 
 	CU_ASSERT_EQUAL_FATAL(gi("10.0.0.1", "7001", FI_SOURCE), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT0);
 	sin = sin_of(info->src_addr);
 	CU_ASSERT_EQUAL(sin->sin_addr.s_addr, ip("10.0.0.1"));
@@ -870,8 +884,8 @@ test_source_node_service(void)
 	CU_ASSERT_PTR_NULL(info->dest_addr);
 	/* a service alone binds every port to it */
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, "7002", FI_SOURCE), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 4);
-	CU_ASSERT_EQUAL(ntohs(sin_of(info->next->next->src_addr)->sin_port), 7002);
+	CU_ASSERT_EQUAL(test_info_count(info), 6);
+	CU_ASSERT_EQUAL(ntohs(sin_of(info->next->next->next->src_addr)->sin_port), 7002);
 	/* not an address of ours */
 	CU_ASSERT_EQUAL(gi("10.9.9.9", "7001", FI_SOURCE), -FI_ENODATA);
 	/* FI_SOURCE must name something: the provider's -FI_EINVAL reaches
@@ -904,7 +918,7 @@ test_hint_addresses(void)
 	memcpy(hints->dest_addr, &dest, sizeof(dest));
 	hints->dest_addrlen = sizeof(dest);
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, PORT1);
 	CU_ASSERT_EQUAL(ntohs(sin_of(info->src_addr)->sin_port), 9000);
 	CU_ASSERT_EQUAL(memcmp(info->dest_addr, &dest, sizeof(dest)), 0);
@@ -978,7 +992,7 @@ test_unknown_flags_tolerated(void)
 {
 	/* libfabric's core passes internal bits (1 << 58, 1 << 60, 1 << 61) */
 	CU_ASSERT_EQUAL(gi(NULL, NULL, (1ULL << 58) | (1ULL << 60) | (1ULL << 61)), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 4);
+	CU_ASSERT_EQUAL(test_info_count(info), 6);
 }
 
 static void
@@ -999,7 +1013,7 @@ test_layering_needs_our_name(void)
 	free(hints->fabric_attr->prov_name);
 	hints->fabric_attr->prov_name = strdup("dpdk;^ofi_rxd");
 	CU_ASSERT_EQUAL(fi_getinfo(VER, NULL, NULL, CORE_PROV_ONLY, hints, &info), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 4);
+	CU_ASSERT_EQUAL(test_info_count(info), 6);
 }
 
 static void

@@ -39,9 +39,12 @@ struct fab {
 	struct fi_info *info;
 	struct fid_fabric *fabric;
 	struct fid_domain *domain;
-	struct fid_av *av;
+	struct fid_av *av;		/* FI_EP_DGRAM, FI_EP_RDM */
+	struct fid_eq *eq;		/* FI_EP_MSG: the connection's events */
+	struct fid_pep *pep;		/* FI_EP_MSG server: until the client connects */
 	struct fid_cq *cq;
 	struct fid_ep *ep;
+	const char *mode;		/* the results' name of it */
 	fi_addr_t peer;
 	uint8_t *tx_buf;
 	uint8_t *rx_buf[NB_RX];
@@ -67,6 +70,38 @@ static struct fab fab;
 	} \
 } while (0)
 
+/* The endpoint of info, bound to the AV or (connected) the EQ, and the CQ; enabled. */
+static int
+fab_ep_open(struct fi_info *info)
+{
+	FAB_CHECK(fi_endpoint(fab.domain, info, &fab.ep, NULL));
+	if (fab.av != NULL)
+		FAB_CHECK(fi_ep_bind(fab.ep, &fab.av->fid, 0));
+	else
+		FAB_CHECK(fi_ep_bind(fab.ep, &fab.eq->fid, 0));
+	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
+	FAB_CHECK(fi_enable(fab.ep));
+	return 0;
+}
+
+/*
+ * Connected endpoints: the server listens (its endpoint comes with the
+ * client's request), the client's endpoint waits to connect.
+ */
+static int
+fab_msg_setup(const struct pp_opts *o)
+{
+	struct fi_eq_attr eq_attr = { .wait_obj = FI_WAIT_UNSPEC };
+
+	FAB_CHECK(fi_eq_open(fab.fabric, &eq_attr, &fab.eq, NULL));
+	if (!o->server)
+		return fab_ep_open(fab.info);
+	FAB_CHECK(fi_passive_ep(fab.fabric, fab.info, &fab.pep, NULL));
+	FAB_CHECK(fi_pep_bind(fab.pep, &fab.eq->fid, 0));
+	FAB_CHECK(fi_listen(fab.pep));
+	return 0;
+}
+
 static int
 fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 {
@@ -88,7 +123,8 @@ fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 		hints->domain_attr->name = strdup(o->domain);
 	FAB_CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &fab.info));
 	fi_freeinfo(hints);
-	fab.reliable = type == FI_EP_RDM;
+	fab.reliable = type != FI_EP_DGRAM;
+	fab.mode = type == FI_EP_MSG ? "msg" : fab.reliable ? "rdm" : "dgram";
 	for (s = 0; s < o->nb_sizes; s++)
 		max = RTE_MAX(max, o->sizes[s]);
 	fab.buf_size = RTE_MIN(max, fab.info->ep_attr->max_msg_size);
@@ -100,12 +136,15 @@ fab_setup(const struct pp_opts *o, enum fi_ep_type type)
 	cq_attr.size = 1024;
 	FAB_CHECK(fi_fabric(fab.info->fabric_attr, &fab.fabric, NULL));
 	FAB_CHECK(fi_domain(fab.fabric, fab.info, &fab.domain, NULL));
-	FAB_CHECK(fi_av_open(fab.domain, &av_attr, &fab.av, NULL));
 	FAB_CHECK(fi_cq_open(fab.domain, &cq_attr, &fab.cq, NULL));
-	FAB_CHECK(fi_endpoint(fab.domain, fab.info, &fab.ep, NULL));
-	FAB_CHECK(fi_ep_bind(fab.ep, &fab.av->fid, 0));
-	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
-	FAB_CHECK(fi_enable(fab.ep));
+	if (type == FI_EP_MSG) {
+		if (fab_msg_setup(o) != 0)
+			return -1;
+	} else {
+		FAB_CHECK(fi_av_open(fab.domain, &av_attr, &fab.av, NULL));
+		if (fab_ep_open(fab.info) != 0)
+			return -1;
+	}
 	if (o->rma != PP_RMA_NONE && o->server)
 		FAB_CHECK(fi_mr_reg(fab.domain, fab.rx_buf[0], fab.buf_size,
 				    FI_REMOTE_READ | FI_REMOTE_WRITE, 0, FAB_RMA_KEY, 0, &fab.mr, NULL));
@@ -122,6 +161,12 @@ static int
 fab_rdm_setup(const struct pp_opts *o)
 {
 	return fab_setup(o, FI_EP_RDM);
+}
+
+static int
+fab_msg_setup_ep(const struct pp_opts *o)
+{
+	return fab_setup(o, FI_EP_MSG);
 }
 
 static int
@@ -203,13 +248,69 @@ fab_wait_rx(uint64_t timeout, int *slot)
 	}
 }
 
+/* The next EQ event, which must be want. */
 static int
-fab_exchange(int ctrl)
+fab_cm_wait(uint32_t want, struct fi_eq_cm_entry *entry, int timeout_s)
+{
+	struct fi_eq_err_entry err;
+	uint32_t event = 0;
+	ssize_t ret;
+
+	ret = fi_eq_sread(fab.eq, &event, entry, sizeof(*entry), timeout_s * 1000, 0);
+	if (ret == -FI_EAVAIL) {
+		memset(&err, 0, sizeof(err));
+		fi_eq_readerr(fab.eq, &err, 0);
+		fprintf(stderr, "fi_dpdk_pingpong: connection: %s\n", fi_strerror(err.err));
+		return -1;
+	}
+	if (ret != (ssize_t)sizeof(*entry) || event != want) {
+		fprintf(stderr, "fi_dpdk_pingpong: connection: event %u (%zd), not %u\n", event,
+			ret, want);
+		return -1;
+	}
+	return 0;
+}
+
+/* Connected endpoints: the server's name over the control connection, then
+ * connect and accept (once the link is up: nothing is lost meanwhile). */
+static int
+fab_connect(const struct pp_opts *o, int ctrl)
+{
+	struct fi_eq_cm_entry entry;
+	char name[FAB_NAME_MAX];
+	size_t len = sizeof(name);
+	int ret;
+
+	if (pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
+		return -1;
+	if (!o->server) {
+		if (pp_ctrl_recv(ctrl, name, sizeof(name)) <= 0)
+			return -1;
+		FAB_CHECK(fi_connect(fab.ep, name, NULL, 0));
+		return fab_cm_wait(FI_CONNECTED, &entry, o->timeout_s);
+	}
+	FAB_CHECK(fi_getname(&fab.pep->fid, name, &len));
+	if (pp_ctrl_send(ctrl, name, (uint32_t)len) != 0 ||
+	    fab_cm_wait(FI_CONNREQ, &entry, o->timeout_s) != 0)
+		return -1;
+	ret = fab_ep_open(entry.info);
+	fi_freeinfo(entry.info);
+	if (ret != 0)
+		return -1;
+	FAB_CHECK(fi_accept(fab.ep, NULL, 0));
+	return fab_cm_wait(FI_CONNECTED, &entry, o->timeout_s);
+}
+
+/* The two sides learn each other's address (connect, for connected endpoints). */
+static int
+fab_exchange(const struct pp_opts *o, int ctrl)
 {
 	char name[FAB_NAME_MAX], peer[FAB_NAME_MAX];
 	size_t len = sizeof(name);
 	int n;
 
+	if (fab.eq != NULL)
+		return fab_connect(o, ctrl);
 	FAB_CHECK(fi_getname(&fab.ep->fid, name, &len));
 	if (pp_ctrl_send(ctrl, name, (uint32_t)len) != 0)
 		return -1;
@@ -277,14 +378,14 @@ static int
 fab_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
 {
 	uint64_t hz = rte_get_tsc_hz(), retry = hz * DGRAM_RETRY_MS / 1000, t0, *rtt = NULL;
-	const char *mode = fab.reliable ? "rdm" : "dgram";
+	const char *mode = fab.mode;
 	uint32_t i, iters;
 	unsigned int s, n = 0;
 	size_t size;
 	int ret = 0;
 
 	/* both ports started: the link comes up (a memif client connects) */
-	if (fab_exchange(ctrl) != 0 || fab_post_rx(0) != 0 || fab_post_rx(1) != 0 ||
+	if (fab_exchange(o, ctrl) != 0 || fab_post_rx(0) != 0 || fab_post_rx(1) != 0 ||
 	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0 ||
 	    pp_ctrl_sync(ctrl) != 0)
 		return -1;
@@ -483,13 +584,13 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 static int
 fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 {
-	const char *mode = fab.reliable ? "rdm" : "dgram";
+	const char *mode = fab.mode;
 	unsigned int s, n = 0;
 	uint64_t sent;
 	size_t size;
 	int k, nb_rx = 0;
 
-	if (fab_exchange(ctrl) != 0 ||
+	if (fab_exchange(o, ctrl) != 0 ||
 	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
 		return -1;
 	/* the receives the latency loop posted are not used here */
@@ -558,6 +659,10 @@ fab_teardown(void)
 		fi_close(&fab.cq->fid);
 	if (fab.av != NULL)
 		fi_close(&fab.av->fid);
+	if (fab.pep != NULL)
+		fi_close(&fab.pep->fid);
+	if (fab.eq != NULL)
+		fi_close(&fab.eq->fid);
 	if (fab.domain != NULL)
 		fi_close(&fab.domain->fid);
 	if (fab.fabric != NULL)
@@ -580,6 +685,14 @@ const struct pp_mode_ops pp_fab_dgram_ops = {
 const struct pp_mode_ops pp_fab_rdm_ops = {
 	.name = "rdm",
 	.setup = fab_rdm_setup,
+	.run = fab_run,
+	.stream = fab_stream,
+	.teardown = fab_teardown,
+};
+
+const struct pp_mode_ops pp_fab_msg_ops = {
+	.name = "msg",
+	.setup = fab_msg_setup_ep,
 	.run = fab_run,
 	.stream = fab_stream,
 	.teardown = fab_teardown,

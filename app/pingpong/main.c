@@ -7,7 +7,7 @@
  * processes, through the dpdk provider or (--raw) with bare Ethernet frames
  * on the same port, the floor to compare against.
  *
- *   fi_dpdk_pingpong [EAL options] -- [-e dgram|rdm] [--raw] [-S sizes] [-I iters]
+ *   fi_dpdk_pingpong [EAL options] -- [-e dgram|rdm|msg] [--raw] [-S sizes] [-I iters]
  *                    [-W warmup] [-P ctrl_port] [-d port] [-c] [--json] [server]
  *
  * The side given a server address is the client; it prints the results.
@@ -107,7 +107,7 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 		"Usage: %s [EAL options] -- [options] [server address]\n"
-		"  -e dgram|rdm   endpoint type (dgram)\n"
+		"  -e dgram|rdm|msg endpoint type (dgram)\n"
 		"  --raw          bare Ethernet frames, no provider (the floor)\n"
 		"  -S sizes       comma separated, k/m suffixes (64,256,1024,1400)\n"
 		"  -I iters       iterations per size (by size)\n"
@@ -152,6 +152,8 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 				o->mode = PP_DGRAM;
 			else if (strcmp(optarg, "rdm") == 0)
 				o->mode = PP_RDM;
+			else if (strcmp(optarg, "msg") == 0)
+				o->mode = PP_MSG;
 			else
 				return -1;
 			break;
@@ -187,8 +189,10 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 				o->rma = PP_RMA_READ;
 			else
 				return -1;
-			/* RMA runs over RDM, one way */
-			o->mode = PP_RDM;
+			/* RMA runs over the reliable endpoints (RDM unless
+			 * msg was asked for first), one way */
+			if (o->mode != PP_MSG)
+				o->mode = PP_RDM;
 			o->stream = true;
 			break;
 		case 'j':
@@ -233,7 +237,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	ops = o.mode == PP_RAW ? &pp_raw_ops : o.mode == PP_DGRAM ? &pp_fab_dgram_ops :
-	      &pp_fab_rdm_ops;
+	      o.mode == PP_MSG ? &pp_fab_msg_ops : &pp_fab_rdm_ops;
 	/* The server's port is up before the client starts its own: a memif
 	 * client cannot start without a server listening. */
 	if (o.server) {

@@ -21,6 +21,7 @@ enum pp_mode {
 	PP_RAW,		/* bare Ethernet frames, no provider: the floor */
 	PP_DGRAM,
 	PP_RDM,
+	PP_MSG,		/* FI_EP_MSG: RDM's protocol, connected */
 };
 
 enum pp_rma {
@@ -62,6 +63,7 @@ struct pp_mode_ops {
 extern const struct pp_mode_ops pp_raw_ops;
 extern const struct pp_mode_ops pp_fab_dgram_ops;
 extern const struct pp_mode_ops pp_fab_rdm_ops;
+extern const struct pp_mode_ops pp_fab_msg_ops;
 
 /** Iterations for a size when -I is not given. */
 uint32_t pp_iters(const struct pp_opts *o, size_t size);

@@ -305,7 +305,8 @@ hdr_ours(const struct dfi_hdr *hdr, uint32_t avail)
 	if (hdr->type == DFI_PKT_DGRAM)
 		return hdr->reserved == 0 &&
 		       (hdr->flags & ~rte_cpu_to_be_16(DFI_HDR_F_CQ_DATA)) == 0;
-	return hdr->type >= DFI_PKT_RDM_CONN && hdr->type <= DFI_PKT_RDM_LAST &&
+	return ((hdr->type >= DFI_PKT_RDM_CONN && hdr->type <= DFI_PKT_RDM_LAST) ||
+		(hdr->type >= DFI_PKT_CM_REQ && hdr->type <= DFI_PKT_CM_LAST)) &&
 	       avail >= sizeof(*rdm) && rdm->reserved == 0;
 }
 

@@ -111,7 +111,23 @@ enum dfi_pkt_type {
 	DFI_PKT_RDM_ATOMIC,	/* an atomic request: dfi_rdm_atomic, operands (sequenced) */
 	DFI_PKT_RDM_ATOMIC_RESP, /* the values a fetch or compare atomic found (sequenced) */
 	DFI_PKT_RDM_LAST = DFI_PKT_RDM_ATOMIC_RESP,
+	/*
+	 * FI_EP_MSG's connection manager (lib/ep/cm.c), outside the sequence:
+	 * dfi_rdm_hdr with msg_seq the connection attempt's number (drawn by
+	 * the connecting side), msg_len the CM data's length and the CM data as
+	 * payload; data is the fabric errno of a REJECT.
+	 */
+	DFI_PKT_CM_REQ = 32,	/* connect to the listener at the destination */
+	DFI_PKT_CM_ACCEPT,	/* accepted, from the accepting endpoint's own address */
+	DFI_PKT_CM_REJECT,	/* refused (by fi_reject, the backlog, or a stale attempt) */
+	DFI_PKT_CM_RTU,		/* the connecting side took the ACCEPT: ready to use */
+	DFI_PKT_CM_DISC,	/* fi_shutdown(): the sender disconnects */
+	DFI_PKT_CM_DISC_ACK,	/* its answer */
+	DFI_PKT_CM_LAST = DFI_PKT_CM_DISC_ACK,
 };
+
+/** Bytes of CM data fi_connect(), fi_accept() and fi_reject() carry at most. */
+#define DFI_CM_DATA_MAX		256
 
 /* dfi_hdr flags */
 #define DFI_HDR_F_CQ_DATA	0x0001	/* cq_data carries FI_REMOTE_CQ_DATA */

@@ -39,8 +39,6 @@ static int ep_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr,
 		     struct fid_ep **rx_ep, void *context);
 static ssize_t ep_rx_size_left(struct fid_ep *ep);
 static ssize_t ep_tx_size_left(struct fid_ep *ep);
-static int ep_setname(fid_t fid, void *addr, size_t addrlen);
-static int ep_getname(fid_t fid, void *addr, size_t *addrlen);
 
 static int ep_ops_open(struct fid *fid, const char *name, uint64_t flags, void **ops,
 		       void *context);
@@ -68,8 +66,8 @@ static struct fi_ops_ep dfi_ep_ops = {
 
 static struct fi_ops_cm dfi_ep_cm_ops = {
 	.size = sizeof(struct fi_ops_cm),
-	.setname = ep_setname,
-	.getname = ep_getname,
+	.setname = dfi_ep_setname,
+	.getname = dfi_ep_getname,
 	.getpeer = dfi_no_getpeer,
 	.connect = dfi_no_connect,
 	.listen = dfi_no_listen,
@@ -88,13 +86,12 @@ ep_of(fid_t fid)
 /* -- addresses -- */
 
 void
-dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a)
+dfi_port_addr(const struct dfi_port *port, uint32_t format, rte_be16_t udp_port,
+	      struct dfi_addr *a)
 {
-	const struct dfi_port *port = ep->sink.port;
-
 	memset(a, 0, sizeof(*a));
-	a->port = ep->sink.udp_port;
-	if (ep->addr_format == FI_ADDR_DPDK) {
+	a->port = udp_port;
+	if (format == FI_ADDR_DPDK) {
 		a->kind = DFI_ADDR_ETH;
 		memcpy(a->mac, port->mac.addr_bytes, sizeof(a->mac));
 	} else {
@@ -104,13 +101,19 @@ dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a)
 }
 
 void
-dfi_ep_rx_addr(const struct dfi_ep *ep, struct rte_mbuf *m, struct dfi_addr *a)
+dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a)
+{
+	dfi_port_addr(ep->sink.port, ep->addr_format, ep->sink.udp_port, a);
+}
+
+void
+dfi_rx_addr(uint32_t format, struct rte_mbuf *m, struct dfi_addr *a)
 {
 	const struct dfi_rx_meta *meta = dfi_rx_meta(m);
 
 	memset(a, 0, sizeof(*a));
 	a->port = meta->src_port;
-	if (ep->addr_format == FI_ADDR_DPDK || meta->src_ip == 0) {
+	if (format == FI_ADDR_DPDK || meta->src_ip == 0) {
 		a->kind = DFI_ADDR_ETH;
 		memcpy(a->mac, meta->src_mac, sizeof(a->mac));
 	} else {
@@ -130,8 +133,8 @@ dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m)
 	return dfi_av_reverse(ep->av, &a);
 }
 
-static int
-ep_getname(fid_t fid, void *addr, size_t *addrlen)
+int
+dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct dfi_ep *ep = ep_of(fid);
 	struct dfi_addr a;
@@ -150,8 +153,8 @@ ep_getname(fid_t fid, void *addr, size_t *addrlen)
 }
 
 /* Another port number, before the endpoint is enabled. */
-static int
-ep_setname(fid_t fid, void *addr, size_t addrlen)
+int
+dfi_ep_setname(fid_t fid, void *addr, size_t addrlen)
 {
 	struct dfi_ep *ep = ep_of(fid);
 	struct dfi_sink sink;
@@ -262,7 +265,7 @@ ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	if ((cntr = dfi_cntr_from_fid(bfid)) != NULL)
 		return cntr->domain == ep->domain ? bind_cntr(ep, cntr, flags) : -FI_EINVAL;
 	if ((eq = dfi_eq_from_fid(bfid)) != NULL) {
-		/* asynchronous errors would go there; a connectionless endpoint has none */
+		/* a connection's events go there; a connectionless endpoint has none */
 		if (flags != 0)
 			return -FI_EBADFLAGS;
 		if (ep->eq != NULL || eq->fabric != ep->domain->fabric)
@@ -285,7 +288,7 @@ ep_enable(struct dfi_ep *ep)
 
 	if (ep->enabled)
 		return 0;
-	if (ep->av == NULL) {
+	if (ep->av == NULL && ep->type != FI_EP_MSG) {
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: no AV bound");
 		return -FI_ENOAV;
 	}
@@ -351,7 +354,7 @@ static bool
 ep_has_opt(const struct dfi_ep *ep, int level, int optname)
 {
 	return level == FI_OPT_ENDPOINT && optname == FI_OPT_MIN_MULTI_RECV &&
-	       ep->type == FI_EP_RDM;
+	       (ep->type == FI_EP_RDM || ep->type == FI_EP_MSG);
 }
 
 static int
@@ -589,6 +592,8 @@ type_ops_of(enum fi_ep_type type)
 		return &dfi_dgram_ops;
 	case FI_EP_RDM:
 		return &dfi_rdm_ops;
+	case FI_EP_MSG:
+		return &dfi_msg_ops;
 	default:
 		return NULL;
 	}
@@ -648,7 +653,7 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ep->ep_fid.fid.context = context;
 	ep->ep_fid.fid.ops = &dfi_ep_fi_ops;
 	ep->ep_fid.ops = &dfi_ep_ops;
-	ep->ep_fid.cm = &dfi_ep_cm_ops;
+	ep->ep_fid.cm = ops->cm != NULL ? ops->cm : &dfi_ep_cm_ops;
 	ep->ep_fid.msg = ops->msg;
 	ep->ep_fid.tagged = ops->tagged;
 	ep->ep_fid.rma = ops->rma;

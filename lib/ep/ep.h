@@ -29,6 +29,7 @@ struct dfi_cq;
 struct dfi_cntr;
 struct dfi_domain;
 struct dfi_ep;
+struct dfi_msg_cm;
 
 /* An operation flag of our own, above libfabric's: fi_inject() and its kin,
  * which generate no completion (fi_sendmsg() with FI_INJECT does). */
@@ -73,6 +74,8 @@ struct dfi_ep_type_ops {
 	struct fi_ops_rma *rma;
 	/** fi_atomic(3); NULL: none (the stubs answer -FI_ENOSYS). */
 	struct fi_ops_atomic *atomic;
+	/** The connection calls; NULL: the connectionless set (names only). */
+	struct fi_ops_cm *cm;
 };
 
 struct dfi_ep {
@@ -104,6 +107,7 @@ struct dfi_ep {
 	struct dfi_domain *domain;
 	enum fi_ep_type type;
 	struct dfi_eq *eq;
+	struct dfi_msg_cm *cm;		/* FI_EP_MSG: its connection (msg.c) */
 };
 
 /** fi_endpoint() on one of our domains. */
@@ -133,11 +137,26 @@ dfi_ep_rescue(struct dfi_ep *ep)
 	}
 }
 
+/** The address of a UDP port (network order) of a port, in an address format's kind. */
+void dfi_port_addr(const struct dfi_port *port, uint32_t format, rte_be16_t udp_port,
+		   struct dfi_addr *a);
+
 /** The endpoint's own address, in its domain's format. */
 void dfi_ep_self(const struct dfi_ep *ep, struct dfi_addr *a);
 
+/** The sender of a received packet, in an address format's kind. */
+void dfi_rx_addr(uint32_t format, struct rte_mbuf *m, struct dfi_addr *a);
+
 /** The sender of a received packet, in the endpoint's address kind. */
-void dfi_ep_rx_addr(const struct dfi_ep *ep, struct rte_mbuf *m, struct dfi_addr *a);
+static inline void
+dfi_ep_rx_addr(const struct dfi_ep *ep, struct rte_mbuf *m, struct dfi_addr *a)
+{
+	dfi_rx_addr(ep->addr_format, m, a);
+}
+
+/** fi_getname() and fi_setname() of every endpoint. */
+int dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen);
+int dfi_ep_setname(fid_t fid, void *addr, size_t addrlen);
 
 /** @return the sender of a received packet as the AV knows it (FI_SOURCE). */
 fi_addr_t dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m);
@@ -148,5 +167,6 @@ void dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
 /* Endpoint types. */
 extern const struct dfi_ep_type_ops dfi_dgram_ops;
 extern const struct dfi_ep_type_ops dfi_rdm_ops;
+extern const struct dfi_ep_type_ops dfi_msg_ops;
 
 #endif /* _DFI_EP_H_ */

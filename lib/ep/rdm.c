@@ -597,6 +597,8 @@ rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int 
 		p->blocked = NULL;
 	}
 	memset(in, 0, sizeof(*in));
+	if (r->peer_lost != NULL)
+		r->peer_lost(ep, p, err);
 }
 
 /* -- sends -- */
@@ -616,15 +618,23 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 
 	if (unlikely(!ep->enabled))
 		return -FI_EOPBADSTATE;
-	e = dfi_av_resolve(ep->av, req->dest);
-	if (unlikely(e == NULL)) {
-		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", req->dest);
-		return -FI_EINVAL;
+	if (r->connected_only) {
+		/* fi_cm(3): nothing is sent before FI_CONNECTED */
+		p = r->peer;
+		if (unlikely(p == NULL))
+			return -FI_EOPBADSTATE;
+	} else {
+		e = dfi_av_resolve(ep->av, req->dest);
+		if (unlikely(e == NULL)) {
+			DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV",
+				 req->dest);
+			return -FI_EINVAL;
+		}
+		dfi_avs_entry_addr(e, &a);
+		p = rdm_peer_get(r, &a, true);
+		if (unlikely(p == NULL))
+			return -FI_ENOMEM;
 	}
-	dfi_avs_entry_addr(e, &a);
-	p = rdm_peer_get(r, &a, true);
-	if (unlikely(p == NULL))
-		return -FI_ENOMEM;
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
 	if (unlikely(r->nb_ops >= ep->tx_size || (comp && dfi_cq_reserve(ep->tx_cq) != 0)))
@@ -1209,7 +1219,7 @@ rdm_rescue(struct dfi_ep *ep)
 	if (r->calls == r->rescue_seen) {
 		r->now = rte_rdtsc();	/* its calls read the clock only now and then */
 		r->stats.rescues++;
-		rdm_progress(ep);
+		ep->type_ops->progress(ep);	/* FI_EP_MSG's takes its CM packets too */
 	}
 	r->rescue_seen = r->calls;
 }
@@ -1407,7 +1417,7 @@ rdm_stats(struct dfi_ep *ep, struct fi_dpdk_ep_stats *s)
 	s->peers_closed = st->peers_closed;
 }
 
-static struct fi_ops_msg rdm_msg_ops = {
+struct fi_ops_msg rdm_msg_ops = {
 	.size = sizeof(struct fi_ops_msg),
 	.recv = rdm_recv,
 	.recvv = rdm_recvv,
@@ -1420,7 +1430,7 @@ static struct fi_ops_msg rdm_msg_ops = {
 	.injectdata = rdm_injectdata,
 };
 
-static struct fi_ops_tagged rdm_tagged_ops = {
+struct fi_ops_tagged rdm_tagged_ops = {
 	.size = sizeof(struct fi_ops_tagged),
 	.recv = rdm_trecv,
 	.recvv = rdm_trecvv,

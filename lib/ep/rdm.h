@@ -355,6 +355,17 @@ struct dfi_rdm {
 	struct rdm_trig_list trig_free;
 	struct rdm_trig_list trig_waiting;
 	uint32_t nb_ops;
+	/*
+	 * FI_EP_MSG (msg.c): a connected endpoint has one peer, fixed when the
+	 * connection is made; it takes packets from no other address, and
+	 * posts go to it whatever their fi_addr_t.
+	 */
+	bool connected_only;
+	struct rdm_peer *bound;		/* the only peer packets are taken from */
+	struct rdm_peer *peer;		/* posts go to it; NULL before FI_CONNECTED and
+					 * after a shutdown */
+	/* the peer failed (err: FI_ETIMEDOUT, FI_ECONNRESET) */
+	void (*peer_lost)(struct dfi_ep *ep, struct rdm_peer *peer, int err);
 	struct rdm_stats stats;
 };
 
@@ -378,6 +389,9 @@ void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /** The endpoint closes: drops what is under way and takes leave of the peers. */
 void rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/** @return a random 32-bit number, never 0 (incarnations, first PSNs). */
+uint32_t rdm_random32(void);
 
 /** @return the number of a new message to a peer (from 0 on a new connection). */
 uint32_t rdm_conn_next_msg_seq(struct rdm_peer *peer);
@@ -499,6 +513,9 @@ rdm_payload_unchecked(const struct dfi_rdm_hdr *h, struct rte_mbuf *m)
 /* -- RMA (rdm_rma.c) -- */
 
 extern struct fi_ops_rma rdm_rma_ops;
+/* the message and tagged operations (rdm.c), FI_EP_MSG's as well */
+extern struct fi_ops_msg rdm_msg_ops;
+extern struct fi_ops_tagged rdm_tagged_ops;
 
 /** A WRITE, READ_REQ, READ_RESP, ATOMIC or ATOMIC_RESP packet in sequence. */
 enum rdm_take rdm_rma_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,

@@ -65,8 +65,8 @@ seq_le(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) <= 0;
 }
 
-static uint32_t
-random32(void)
+uint32_t
+rdm_random32(void)
 {
 	uint32_t v = 0;
 
@@ -131,7 +131,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	}
 	p->nb_held = 0;
 	memset(p->txw, 0, sizeof(*p->txw) * r->window);
-	p->snd_una = p->snd_nxt = random32();
+	p->snd_una = p->snd_nxt = rdm_random32();
 	p->snd_lim = p->snd_una;
 	p->high_sacked = p->snd_una;
 	p->next_msg_seq = 0;
@@ -1190,7 +1190,9 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 		goto drop;
 	type = h->type;
 	dfi_ep_rx_addr(ep, m, &a);
-	p = rdm_peer_get(r, &a, type == DFI_PKT_RDM_CONN);
+	p = rdm_peer_get(r, &a, type == DFI_PKT_RDM_CONN && !r->connected_only);
+	if (r->connected_only && p != r->bound)
+		p = NULL;	/* not the connection's: refused as unknown */
 	if (type == DFI_PKT_RDM_CONN) {
 		if (p != NULL)
 			on_conn(ep, r, p, h);
@@ -1498,7 +1500,7 @@ param_us(struct dfi_rdm *r, uint64_t us)
 int
 rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r)
 {
-	r->inc = random32();
+	r->inc = rdm_random32();
 	r->hz = rte_get_tsc_hz();
 	r->now = rte_rdtsc();
 	r->peers_mask = RDM_PEER_HASH_MIN - 1;

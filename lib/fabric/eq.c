@@ -42,7 +42,15 @@ struct dfi_eq_event {
 		struct fi_eq_err_entry err;
 		uint8_t data[0];
 	};
+	/* an error's err_data follows the union */
 };
+
+/* Where an error event keeps its err_data: after the entry. */
+static uint8_t *
+err_data_of(struct dfi_eq_event *ev)
+{
+	return (uint8_t *)(ev + 1);
+}
 
 static int eq_close(struct fid *fid);
 static int eq_control(struct fid *fid, int command, void *arg);
@@ -118,14 +126,15 @@ eq_enqueue(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
 	struct dfi_eq_event *ev;
 	bool was_waiting = eq_waiting(eq);
 
-	ev = malloc(sizeof(*ev) + (err != NULL ? 0 : len));
+	ev = malloc(sizeof(*ev) + (err != NULL ? err->err_data_size : len));
 	if (ev == NULL)
 		return -FI_ENOMEM;
 	ev->event = event;
 	if (err != NULL) {
 		ev->err = *err;
-		ev->err.err_data = NULL;
-		ev->err.err_data_size = 0;
+		if (err->err_data_size != 0)
+			memcpy(err_data_of(ev), err->err_data, err->err_data_size);
+		ev->err.err_data = err->err_data_size != 0 ? err_data_of(ev) : NULL;
 		ev->len = sizeof(ev->err);
 		TAILQ_INSERT_TAIL(&eq->errors, ev, link);
 	} else {
@@ -182,6 +191,80 @@ dfi_eq_release(struct dfi_eq *eq)
 	DFI_REF_PUT(&eq->refs);
 }
 
+void
+dfi_eq_prog_add(struct dfi_eq *eq, struct dfi_eq_prog *prog)
+{
+	pthread_mutex_lock(&eq->prog_lock);
+	TAILQ_INSERT_TAIL(&eq->progs, prog, link);
+	pthread_mutex_unlock(&eq->prog_lock);
+}
+
+void
+dfi_eq_prog_del(struct dfi_eq *eq, struct dfi_eq_prog *prog)
+{
+	pthread_mutex_lock(&eq->prog_lock);
+	TAILQ_REMOVE(&eq->progs, prog, link);
+	pthread_mutex_unlock(&eq->prog_lock);
+}
+
+/* A connection request nobody will read: its info and handle go with it. */
+static void
+eq_drop_connreq(struct fi_info *info)
+{
+	if (info == NULL)
+		return;
+	if (info->handle != NULL)
+		fi_close(info->handle);
+	fi_freeinfo(info);
+}
+
+void
+dfi_eq_purge(struct dfi_eq *eq, const struct fid *fid)
+{
+	struct fi_info *reqs = NULL, *info;
+	struct fi_eq_cm_entry *cm;
+	struct dfi_eq_event *ev, *next;
+
+	pthread_mutex_lock(&eq->lock);
+	for (ev = TAILQ_FIRST(&eq->events); ev != NULL; ev = next) {
+		next = TAILQ_NEXT(ev, link);
+		if (ev->len < sizeof(fid) || *(const struct fid **)(void *)ev->data != fid)
+			continue;
+		if (ev->event == FI_CONNREQ && ev->len >= sizeof(*cm)) {
+			/* freed once the lock is dropped: closing a handle takes
+			 * the listeners' lock, which is held while posting here */
+			cm = (struct fi_eq_cm_entry *)(void *)ev->data;
+			if (cm->info != NULL) {
+				cm->info->next = reqs;
+				reqs = cm->info;
+			}
+		}
+		eq_dequeue(eq, ev, false);
+	}
+	for (ev = TAILQ_FIRST(&eq->errors); ev != NULL; ev = next) {
+		next = TAILQ_NEXT(ev, link);
+		if (ev->err.fid == fid)
+			eq_dequeue(eq, ev, true);
+	}
+	pthread_mutex_unlock(&eq->lock);
+	while ((info = reqs) != NULL) {
+		reqs = info->next;
+		info->next = NULL;
+		eq_drop_connreq(info);
+	}
+}
+
+void
+dfi_eq_progress(struct dfi_eq *eq)
+{
+	struct dfi_eq_prog *prog;
+
+	pthread_mutex_lock(&eq->prog_lock);
+	TAILQ_FOREACH(prog, &eq->progs, link)
+		prog->fn(prog->arg);
+	pthread_mutex_unlock(&eq->prog_lock);
+}
+
 bool
 dfi_eq_pending(struct dfi_eq *eq)
 {
@@ -204,6 +287,7 @@ eq_read(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, uint64_t 
 		return -FI_EBADFLAGS;
 	if (buf == NULL && len != 0)
 		return -FI_EINVAL;
+	dfi_eq_progress(eq);
 	pthread_mutex_lock(&eq->lock);
 	ev = TAILQ_FIRST(&eq->events);
 	if (!TAILQ_EMPTY(&eq->errors)) {
@@ -254,9 +338,26 @@ eq_readerr(struct fid_eq *eq_fid, struct fi_eq_err_entry *buf, uint64_t flags)
 		pthread_mutex_unlock(&eq->lock);
 		return -FI_EAGAIN;
 	}
-	/* No provider error data: an application buffer is left empty. */
-	entry.err_data = buf->err_data_size != 0 ? buf->err_data : NULL;
-	entry.err_data_size = 0;
+	/*
+	 * The error data (a rejection's CM data) goes to the application's
+	 * buffer, cut to its size; without one, to a copy the EQ keeps until
+	 * the next read of an error (fi_eq(3)).
+	 */
+	if (buf->err_data_size != 0) {
+		if (entry.err_data_size > buf->err_data_size)
+			entry.err_data_size = buf->err_data_size;
+		if (entry.err_data_size != 0)
+			memcpy(buf->err_data, entry.err_data, entry.err_data_size);
+		entry.err_data = buf->err_data;
+	} else if (entry.err_data_size != 0 && (flags & FI_PEEK) == 0) {
+		free(eq->last_err_data);
+		eq->last_err_data = malloc(entry.err_data_size);
+		if (eq->last_err_data != NULL)
+			memcpy(eq->last_err_data, entry.err_data, entry.err_data_size);
+		else
+			entry.err_data_size = 0;
+		entry.err_data = eq->last_err_data;
+	}
 	/* Before 1.5 the entry ended with err_data: that much is written and
 	 * counted, the caller's buffer being no larger. */
 	n = version != 0 && version < FI_VERSION(1, 5) ?
@@ -311,15 +412,15 @@ eq_sread(struct fid_eq *eq_fid, uint32_t *event, void *buf, size_t len, int time
 		return -FI_EINVAL;
 	}
 	for (;;) {
-		/* Control operations complete when they are posted: nothing
-		 * to progress here. */
+		/* eq_read() progresses the connections registered with us */
 		ret = eq_read(eq_fid, event, buf, len, flags);
 		if (ret != -FI_EAGAIN)
 			return ret;
 		left = deadline - dfi_now_ns();
 		if (left <= 0)
 			return -FI_EAGAIN;
-		if (eq->fd < 0) {
+		/* nothing but our progress makes a connection's events */
+		if (eq->fd < 0 || !TAILQ_EMPTY(&eq->progs)) {
 			sched_yield();
 			continue;
 		}
@@ -370,6 +471,8 @@ eq_close(struct fid *fid)
 	}
 	if (eq->fd >= 0)
 		close(eq->fd);
+	free(eq->last_err_data);
+	pthread_mutex_destroy(&eq->prog_lock);
 	pthread_mutex_destroy(&eq->lock);
 	dfi_fabric_release(eq->fabric);
 	free(eq);
@@ -417,6 +520,8 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 		}
 	}
 	pthread_mutex_init(&eq->lock, NULL);
+	pthread_mutex_init(&eq->prog_lock, NULL);
+	TAILQ_INIT(&eq->progs);
 	TAILQ_INIT(&eq->events);
 	TAILQ_INIT(&eq->errors);
 	/* 0 asks for the provider's default */
@@ -439,6 +544,7 @@ dfi_eq_open(struct fid_fabric *fabric_fid, struct fi_eq_attr *attr, struct fid_e
 	return 0;
 
 err_free:
+	pthread_mutex_destroy(&eq->prog_lock);
 	pthread_mutex_destroy(&eq->lock);
 	free(eq);
 	return ret;

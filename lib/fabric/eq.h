@@ -9,7 +9,9 @@
  * applications and the blocking reads to everyone; an EQ opened with
  * FI_WAIT_SET signals its wait set instead when events start waiting. The size an application
  * asks for is a minimum (fi_eq(3)): it bounds fi_eq_write(), while the
- * provider's own events are always queued, so that none is lost.
+ * provider's own events are always queued, so that none is lost. Reads
+ * (and fi_trywait()) drive the control progress of the objects that
+ * registered with the EQ: passive endpoints and connecting endpoints.
  */
 
 #ifndef _DFI_EQ_H_
@@ -26,6 +28,13 @@ struct dfi_fabric;
 struct dfi_eq_event;
 struct dfi_wait;
 
+/** Control progress an EQ read drives; registered by an object bound to the EQ. */
+struct dfi_eq_prog {
+	TAILQ_ENTRY(dfi_eq_prog) link;
+	void (*fn)(void *arg);		/* may post events; takes no EQ lock itself */
+	void *arg;
+};
+
 struct dfi_eq {
 	struct fid_eq eq_fid;
 	struct dfi_fabric *fabric;
@@ -41,6 +50,9 @@ struct dfi_eq {
 	bool overrun;			/* out of memory, an event lost: fatal (fi_eq(3)) */
 	uint32_t refs;			/* AVs and domains bound to it */
 	struct fi_eq_err_entry last_err;	/* keeps err_data of the last readerr */
+	void *last_err_data;		/* its copy, given to a reader without a buffer */
+	pthread_mutex_t prog_lock;	/* progs; taken before any lock the fns take */
+	TAILQ_HEAD(, dfi_eq_prog) progs;
 };
 
 /** fi_eq_open() on one of our fabrics. */
@@ -57,10 +69,29 @@ struct dfi_eq *dfi_eq_from_fid(struct fid *fid);
  * reader sees as an FI_EOVERRUN error once the valid events are read.
  *
  * @param err
- *   NULL for an event, or the error entry (entry and len are then ignored).
+ *   NULL for an event, or the error entry (entry and len are then ignored);
+ *   its err_data, if any, is copied.
  */
 void dfi_eq_post(struct dfi_eq *eq, uint32_t event, const void *entry, size_t len,
 		 const struct fi_eq_err_entry *err);
+
+/** Registers control progress with an EQ (the object holds the EQ meanwhile). */
+void dfi_eq_prog_add(struct dfi_eq *eq, struct dfi_eq_prog *prog);
+/** Unregisters it: when this returns, its function runs no more. */
+void dfi_eq_prog_del(struct dfi_eq *eq, struct dfi_eq_prog *prog);
+
+/**
+ * Runs the registered progress functions: from the application's calls
+ * only (reads, fi_trywait(), fi_poll()), never from a helper thread, since
+ * an FI_THREAD_DOMAIN endpoint takes no lock.
+ */
+void dfi_eq_progress(struct dfi_eq *eq);
+
+/**
+ * Drops the events and errors of an object that closes, so that no reader
+ * sees its fid after (every entry starts with the fid it is about).
+ */
+void dfi_eq_purge(struct dfi_eq *eq, const struct fid *fid);
 
 /** Counts an object bound to the EQ; fi_close() of the EQ is refused meanwhile. */
 void dfi_eq_hold(struct dfi_eq *eq);

@@ -15,6 +15,7 @@
 #include "eq.h"
 #include "fabric.h"
 #include "params.h"
+#include "pep.h"
 #include "stubs.h"
 #include "waitset.h"
 
@@ -42,7 +43,7 @@ static struct fi_ops dfi_fabric_fi_ops = {
 static struct fi_ops_fabric dfi_fabric_ops = {
 	.size = sizeof(struct fi_ops_fabric),
 	.domain = dfi_domain_open,
-	.passive_ep = dfi_no_passive_ep,
+	.passive_ep = dfi_passive_ep,
 	.eq_open = dfi_eq_open,
 	.wait_open = dfi_wait_open,
 	.trywait = fabric_trywait,
@@ -239,8 +240,10 @@ fabric_trywait(struct fid_fabric *fabric __rte_unused, struct fid **fids, int co
 			DFI_WARN(FI_LOG_FABRIC, "fi_trywait: object %d has no wait object of ours",
 				 i);
 			return -FI_EINVAL;
-		} else if (dfi_eq_pending(eq)) {
-			return -FI_EAGAIN;
+		} else {
+			dfi_eq_progress(eq);
+			if (dfi_eq_pending(eq))
+				return -FI_EAGAIN;
 		}
 	}
 	return 0;

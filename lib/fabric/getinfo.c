@@ -649,7 +649,8 @@ dfi_getinfo(uint32_t version, const char *node, const char *service, uint64_t fl
 		return -FI_ENODATA;
 	}
 	if (hints != NULL && hints->ep_attr != NULL && hints->ep_attr->type != FI_EP_UNSPEC &&
-	    hints->ep_attr->type != FI_EP_RDM && hints->ep_attr->type != FI_EP_DGRAM)
+	    hints->ep_attr->type != FI_EP_RDM && hints->ep_attr->type != FI_EP_MSG &&
+	    hints->ep_attr->type != FI_EP_DGRAM)
 		return -FI_ENODATA;
 
 	ret = resolve_addrs(node, service, flags, hints, &req);

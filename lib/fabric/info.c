@@ -28,7 +28,7 @@
 #define DFI_DOMAIN_CNTR_CNT	1024
 #define DFI_DOMAIN_MR_CNT	65536
 
-const enum fi_ep_type dfi_ep_types[] = { FI_EP_RDM, FI_EP_DGRAM };
+const enum fi_ep_type dfi_ep_types[] = { FI_EP_RDM, FI_EP_DGRAM, FI_EP_MSG };
 const unsigned int dfi_ep_type_count = RTE_DIM(dfi_ep_types);
 
 static void
@@ -90,8 +90,9 @@ dfi_info_template(enum fi_ep_type type, const struct dfi_port *port)
 
 	switch (type) {
 	case FI_EP_RDM:
-		info->caps = DFI_RDM_CAPS;
-		info->ep_attr->protocol = DFI_PROTO_RDM;
+	case FI_EP_MSG:
+		info->caps = type == FI_EP_RDM ? DFI_RDM_CAPS : DFI_MSG_CAPS;
+		info->ep_attr->protocol = type == FI_EP_RDM ? DFI_PROTO_RDM : DFI_PROTO_MSG;
 		info->ep_attr->protocol_version = DFI_PROTO_VERSION;
 		info->ep_attr->max_msg_size = DFI_RDM_MAX_MSG;
 		info->ep_attr->mem_tag_format = DFI_TAG_FORMAT;

@@ -50,6 +50,10 @@
 				 DFI_RMA_MODS | FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
 				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV | \
 				 FI_TRIGGER)
+/* FI_EP_MSG: RDM's data path to the one connected peer; no AV, so no
+ * source addresses or directed receives */
+#define DFI_MSG_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | DFI_MSG_MODS | DFI_RMA_MODS | \
+				 FI_MULTI_RECV | FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM)
 #define DFI_DGRAM_CAPS		(FI_MSG | DFI_MSG_MODS | FI_SOURCE | FI_LOCAL_COMM | \
 				 FI_REMOTE_COMM | FI_SHARED_AV)
 /* Secondary capabilities reported unasked: they cost nothing. */
@@ -58,6 +62,8 @@
 /* Provider-specific protocol of the reliable datagram endpoints. */
 #define DFI_PROTO_RDM		(FI_PROV_SPECIFIC | 1)
 #define DFI_PROTO_VERSION	1
+/* Provider-specific protocol of the connected endpoints (RDM's, with a connection manager). */
+#define DFI_PROTO_MSG		(FI_PROV_SPECIFIC | 3)
 /* Tags are opaque 64-bit values (FI_TAG_GENERIC of later libfabric). */
 #define DFI_TAG_FORMAT		0xaaaaaaaaaaaaaaaaULL
 

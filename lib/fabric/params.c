@@ -80,6 +80,16 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Packets in flight per peer and direction, a power of 2 from 16 to "
 		"4096 (default 256)."
 	},
+	[DFI_PARAM_CM_TIMEOUT_MS] = {
+		"cm_timeout_ms", FI_PARAM_INT,
+		"Milliseconds fi_connect() and fi_accept() wait for the other side "
+		"before the connection fails with FI_ETIMEDOUT (default 5000)."
+	},
+	[DFI_PARAM_CM_BACKLOG] = {
+		"cm_backlog", FI_PARAM_INT,
+		"Connection requests a listening passive endpoint keeps waiting for "
+		"fi_accept() or fi_reject(); more are refused (default 128)."
+	},
 };
 
 void

@@ -51,6 +51,8 @@ dfi_poll_look(struct fid *fid, enum dfi_look how)
 		return dfi_cntr_changed(cntr, how == DFI_LOOK_POLL ? &cntr->polled : &cntr->waited,
 					helper, !helper);
 	eq = dfi_eq_from_fid(fid);
+	if (eq != NULL && !helper)
+		dfi_eq_progress(eq);
 	return eq != NULL && dfi_eq_pending(eq);
 }
 

@@ -40,8 +40,6 @@ int dfi_no_tostr(const struct fid *fid, char *buf, size_t len);
 int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
 		   void *context);
 
-int dfi_no_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
-		      void *context);
 
 int dfi_no_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
 		       void *context);
