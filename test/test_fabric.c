@@ -33,7 +33,8 @@ suite_init(void)
 		return 1;
 	ret = test_getinfo(VER, NULL, NULL, 0, hints, &infos);
 	fi_freeinfo(hints);
-	return ret != 0 || test_info_count(infos) != 4;
+	/* each port: RDM, DGRAM and MSG */
+	return ret != 0 || test_info_count(infos) != 6;
 }
 
 static int
@@ -43,12 +44,13 @@ suite_clean(void)
 	return 0;
 }
 
+/* The first entry of a port in list. */
 static struct fi_info *
-info_of(int i)
+info_in(struct fi_info *list, const char *port)
 {
-	struct fi_info *cur = infos;
+	struct fi_info *cur = list;
 
-	while (i-- > 0)
+	while (cur != NULL && strcmp(cur->domain_attr->name, port) != 0)
 		cur = cur->next;
 	return cur;
 }
@@ -110,7 +112,7 @@ test_domain_on_wrong_fabric(void)
 
 	CU_ASSERT_EQUAL_FATAL(fi_fabric(infos->fabric_attr, &fabric, NULL), 0);
 	/* net_null1 is on 10.0.1.0/24, this fabric is 10.0.0.0/24 */
-	CU_ASSERT_EQUAL(fi_domain(fabric, info_of(2), &domain, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_domain(fabric, info_in(infos, "net_null1"), &domain, NULL), -FI_EINVAL);
 	CU_ASSERT_EQUAL(fi_domain(fabric, NULL, &domain, NULL), -FI_EINVAL);
 	/* an info edited to ask for more than the port offers */
 	edited = fi_dupinfo(infos);
@@ -140,21 +142,23 @@ test_registry_reported(void)
 	CU_ASSERT_PTR_EQUAL(info->fabric_attr->fabric, fabric);
 	CU_ASSERT_PTR_EQUAL(info->domain_attr->domain, domain);
 	/* net_null1's fabric and domain are not open */
-	CU_ASSERT_PTR_NULL(info->next->next->fabric_attr->fabric);
-	CU_ASSERT_PTR_NULL(info->next->next->domain_attr->domain);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info_in(info, "net_null1"));
+	CU_ASSERT_PTR_NULL(info_in(info, "net_null1")->fabric_attr->fabric);
+	CU_ASSERT_PTR_NULL(info_in(info, "net_null1")->domain_attr->domain);
 	fi_freeinfo(info);
 	info = NULL;
 	/* a domain in the hints restricts the answer to it */
 	hints->domain_attr->domain = domain;
 	CU_ASSERT_EQUAL_FATAL(test_getinfo(VER, NULL, NULL, 0, hints, &info), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	/* its RDM, DGRAM and MSG entries */
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	CU_ASSERT_STRING_EQUAL(info->domain_attr->name, "net_null0");
 	fi_freeinfo(info);
 	info = NULL;
 	hints->domain_attr->domain = NULL;
 	hints->fabric_attr->fabric = fabric;
 	CU_ASSERT_EQUAL_FATAL(test_getinfo(VER, NULL, NULL, 0, hints, &info), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 3);
 	fi_freeinfo(info);
 	hints->fabric_attr->fabric = NULL;
 	fi_freeinfo(hints);
@@ -194,7 +198,8 @@ test_unsupported_slots(void)
 	CU_ASSERT_EQUAL(fi_query_collective(domain, FI_BARRIER, &coll_attr, 0), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_control(&domain->fid, FI_GETWAIT, buf), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_open_ops(&domain->fid, "x", 0, NULL, NULL), -FI_ENOSYS);
-	CU_ASSERT_EQUAL(fi_passive_ep(fabric, infos, &pep, NULL), -FI_ENOSYS);
+	/* a passive endpoint takes an FI_EP_MSG info (test_msg.c), not RDM's */
+	CU_ASSERT_EQUAL(fi_passive_ep(fabric, infos, &pep, NULL), -FI_EINVAL);
 	/* wait sets are eventfds (test_poll.c): no mutex and condition variable */
 	CU_ASSERT_EQUAL(fi_wait_open(fabric, &wait_attr, &wait), -FI_ENOSYS);
 	CU_ASSERT_EQUAL(fi_control(&fabric->fid, FI_GETWAIT, buf), -FI_ENOSYS);
