@@ -93,7 +93,7 @@ check "a program built with pkg-config libfabric-dpdk" test -x "$tmp/ext"
 out=$(timeout 60 fi_dpdk_info --no-huge -m 256 --no-pci --no-shconf --no-telemetry \
 	--log-level=warning --file-prefix "dfi-deb-$WIRE_ID" --vdev=net_null0 -- 2>&1)
 rm -rf "/var/run/dpdk/dfi-deb-$WIRE_ID"
-check "fi_dpdk_info lists the port" count_is "$out" '^    domain: net_null0$' 2
+check "fi_dpdk_info lists the port" count_is "$out" '^    domain: net_null0$' 3
 
 wire_setup memif || exit 1
 port=$((47800 + RANDOM % 100))

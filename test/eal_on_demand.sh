@@ -126,7 +126,7 @@ fi
 eal="--no-huge -m 256 --no-pci --no-shconf --no-telemetry --log-level=warning"
 FI_DPDK_EAL_ARGS="$eal --vdev=net_null0 --vdev=net_null1" probed control fi_info -p dpdk
 check "-p dpdk with FI_DPDK_EAL_ARGS: the two ports" \
-	count_is "$(cat "$tmp/control.out")" '^    domain: net_null[01]$' 4
+	count_is "$(cat "$tmp/control.out")" '^    domain: net_null[01]$' 6
 reports=$(cat "$tmp/control.probe"/*)
 check "-p dpdk: the probe sees the EAL" contains "$reports" '^eal started$'
 check "-p dpdk: and its runtime directory" contains "$reports" "^runtime_dir $rundir/"

@@ -25,23 +25,23 @@ out=$(FI_DPDK_EAL_ARGS="$two_nulls" fi_info -p dpdk 2>/dev/null)
 check "fi_info -p dpdk exits 0" test $? -eq 0
 [ "$had_rte" = 0 ] && rm -f "$rte_run/config" "$rte_run/fbarray_memzone" \
 	"$rte_run/fbarray_nohugemem" "$rte_run/mp_socket"
-check "two domains" count_is "$out" '^    domain: net_null[01]$' 4
-check "each domain once per endpoint type" count_is "$out" '^    domain: net_null0$' 2
+check "two domains" count_is "$out" '^    domain: net_null[01]$' 6
+check "each domain once per endpoint type" count_is "$out" '^    domain: net_null0$' 3
 check "RDM listed first" first_match_is "$out" 'type:' "    type: FI_EP_RDM"
 check "DGRAM offered" contains "$out" 'type: FI_EP_DGRAM'
-check "only dpdk entries" count_is "$out" '^provider: dpdk$' 4
+check "only dpdk entries" count_is "$out" '^provider: dpdk$' 6
 
 export FI_DPDK_EAL_ARGS="$two_nulls $quiet"
 out=$(fi_info -p dpdk -v 2>/dev/null)
-check "-v: manual data progress everywhere" count_is "$out" 'data_progress: FI_PROGRESS_MANUAL' 4
-check "-v: manual control progress everywhere" count_is "$out" 'control_progress: FI_PROGRESS_MANUAL' 4
-check "-v: a nic per entry" count_is "$out" '^    nic:$' 4
-check "-v: nic driver" count_is "$out" '^            driver: net_null$' 4
-check "-v: nic link" count_is "$out" '^            state: FI_LINK_(UP|DOWN)$' 4
+check "-v: manual data progress everywhere" count_is "$out" 'data_progress: FI_PROGRESS_MANUAL' 6
+check "-v: manual control progress everywhere" count_is "$out" 'control_progress: FI_PROGRESS_MANUAL' 6
+check "-v: a nic per entry" count_is "$out" '^    nic:$' 6
+check "-v: nic driver" count_is "$out" '^            driver: net_null$' 6
+check "-v: nic link" count_is "$out" '^            state: FI_LINK_(UP|DOWN)$' 6
 check "-v: nic MAC" contains "$out" '^            address: ([0-9A-F]{2}:){5}[0-9A-F]{2}$'
-check "-v: Ethernet" count_is "$out" '^            network_type: Ethernet$' 4
-check "-v: vdev bus" count_is "$out" 'bus_type: FI_BUS_UNKNOWN' 4
-check "-v: src_addr printed" count_is "$out" 'src_addr: fi_sockaddr_in://169\.254\.[0-9]+\.[0-9]+:0' 4
+check "-v: Ethernet" count_is "$out" '^            network_type: Ethernet$' 6
+check "-v: vdev bus" count_is "$out" 'bus_type: FI_BUS_UNKNOWN' 6
+check "-v: src_addr printed" count_is "$out" 'src_addr: fi_sockaddr_in://169\.254\.[0-9]+\.[0-9]+:0' 6
 
 out=$(fi_info -p dpdk -t FI_EP_RDM 2>/dev/null)
 check "-t FI_EP_RDM: native entries" count_is "$out" '^provider: dpdk$' 2
@@ -53,7 +53,7 @@ check "fi_info: dpdk present" contains "$out" '^provider: dpdk$'
 check "fi_info: no dpdk;ofi_rxd" lacks "$out" 'dpdk;ofi_rx[dm]'
 out=$(FI_PROVIDER=dpdk fi_info 2>/dev/null)
 check "FI_PROVIDER=dpdk: no ofi_rxd" lacks "$out" 'ofi_rxd'
-check "FI_PROVIDER=dpdk: our entries" count_is "$out" '^provider: dpdk$' 4
+check "FI_PROVIDER=dpdk: our entries" count_is "$out" '^provider: dpdk$' 6
 
 out=$(fi_info -p 'dpdk;ofi_rxd' 2>/dev/null)
 check "named explicitly, ofi_rxd layers" count_is "$out" '^provider: dpdk;ofi_rxd$' 2
@@ -65,14 +65,14 @@ check "-e lists FI_DPDK_EAL_ARGS" contains "$out" 'FI_DPDK_EAL_ARGS'
 check "-e lists FI_DPDK_IPV4" contains "$out" 'FI_DPDK_IPV4'
 
 out=$(fi_info -p dpdk -d net_null1 2>/dev/null)
-check "-d filters the domain" count_is "$out" '^    domain: net_null1$' 2
+check "-d filters the domain" count_is "$out" '^    domain: net_null1$' 3
 check "-d keeps only it" lacks "$out" 'net_null0'
 out=$(fi_info -p dpdk -f 192.0.2.0/24 2>&1)
 check "-f unknown fabric: no data" contains "$out" 'fi_getinfo: -61'
 
 export FI_DPDK_IPV4="net_null0=10.0.0.1/24,net_null1=10.0.1.1/24"
 out=$(fi_info -p dpdk -f 10.0.1.0/24 2>/dev/null)
-check "FI_DPDK_IPV4 names the fabric" count_is "$out" '^    fabric: 10\.0\.1\.0/24$' 2
+check "FI_DPDK_IPV4 names the fabric" count_is "$out" '^    fabric: 10\.0\.1\.0/24$' 3
 out=$(fi_info -p dpdk -n 10.0.1.9 -P 7471 -v 2>/dev/null)
 check "-n/-P: dest_addr" contains "$out" 'dest_addr: fi_sockaddr_in://10\.0\.1\.9:7471'
 check "-n/-P: on-link port first" first_match_is "$out" 'name: net_null' "        name: net_null1"
@@ -128,7 +128,7 @@ if [ -z "$(build_option "$build" provider_dir)" ]; then
 fi
 check "libdpdk-fi.so installed in $provdir" test -f "$dest$provdir/libdpdk-fi.so"
 out=$(FI_PROVIDER_PATH=$dest$provdir fi_info -p dpdk 2>/dev/null)
-check "fi_info finds the installed provider" count_is "$out" '^provider: dpdk$' 4
+check "fi_info finds the installed provider" count_is "$out" '^provider: dpdk$' 6
 
 out=$(FI_LOG_LEVEL=warn FI_DPDK_IPV4="net_null0=300.1.1.1" fi_info -p dpdk 2>&1)
 check "bad FI_DPDK_IPV4: no entries" lacks "$out" '^provider: dpdk'
