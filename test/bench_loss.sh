@@ -43,13 +43,16 @@ fault_env() {
 }
 
 status=0
-# control ports, a new one for each run: a server's port may stay in
-# TIME_WAIT after its run, and fi_pingpong's bind then fails
+# control ports, a new one for each run and none in use: a server's port may
+# stay in TIME_WAIT after its run (or another test's), and fi_pingpong's bind
+# then fails
 next_port=$((47000 + RANDOM % 500))
 
 # ping RUN FAULT: one fi_pingpong into $tmp/c.RUN
 ping() {
-	local port=$((next_port++)) args=(-p dpdk -e rdm -m tagged -S 64 -I "$iters" -c)
+	local port args=(-p dpdk -e rdm -m tagged -S 64 -I "$iters" -c)
+	port=$(wire_free_port "$next_port")
+	next_port=$((port + 1))
 	# shellcheck disable=SC2046
 	WIRE_LISTEN_PORT=$port wire_pair 300 "$tmp/s.$1" "$tmp/c.$1" \
 		::: env $(fault_env "$2") FI_DPDK_EAL_ARGS="$(wire_eal server)" \

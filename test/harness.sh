@@ -17,6 +17,7 @@
 #   wire_link up|down                # the veth wire's interfaces
 #   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
 #   wire_wait_line LOG PREFIX SECS   # waits for a line of LOG that starts so
+#   wire_free_port FIRST             # a TCP port from FIRST on that nothing uses
 #   wire_teardown                    # (also run on exit)
 #   wire_test_init PEER PROVIDER_DIR # a test script's start: $peer, the
 #                                    # provider's path, $tmp (all undone on exit)
@@ -223,15 +224,27 @@ wire_wait_line() {
 	return 1
 }
 
-# wire_listening PORT DEADLINE_S: waits until the server side listens on TCP
-# PORT (for clients that do not retry their control connection)
+# wire_listening PORT DEADLINE_S [PID]: waits until the server side listens on
+# TCP PORT (for clients that do not retry their control connection); gives up
+# at once when the server PID has exited (a bind that failed)
 wire_listening() {
-	local port=$1 deadline=$(($(date +%s) + $2))
+	local port=$1 deadline=$(($(date +%s) + $2)) pid=${3:-}
 	while [ "$(date +%s)" -lt "$deadline" ]; do
 		wire_exec server ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && return 1
 		sleep 0.05
 	done
 	return 1
+}
+
+# wire_free_port FIRST: the first TCP port from FIRST on that no socket uses,
+# not even one in TIME_WAIT (a server's bind would fail there)
+wire_free_port() {
+	local port=$1
+	while wire_exec server ss -Htan "sport = :$port" 2>/dev/null | grep -q .; do
+		port=$((port + 1))
+	done
+	echo "$port"
 }
 
 # wire_link up|down: both ends of the veth wire, administratively
@@ -268,7 +281,8 @@ wire_pair() {
 	else
 		wire_run server "$slog" "${scmd[@]}"
 		spid=$WIRE_PID
-		[ -n "${WIRE_LISTEN_PORT:-}" ] && wire_listening "$WIRE_LISTEN_PORT" "$deadline"
+		[ -n "${WIRE_LISTEN_PORT:-}" ] &&
+			wire_listening "$WIRE_LISTEN_PORT" "$deadline" "$spid"
 		[ "$gap" != 0 ] && sleep "$gap"
 		wire_run client "$clog" "${ccmd[@]}"
 		cpid=$WIRE_PID
