@@ -282,16 +282,11 @@ sample(enum fi_datatype dt, int which, int e)
 static int
 suite_open(int mr_mode)
 {
-	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
 	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .size = 256 };
 
 	virt = mr_mode != 0;
-	if (test_domain_open_mr(&td, FI_EP_RDM, FI_SOCKADDR_IN,
-				FI_MSG | FI_RMA | FI_ATOMIC | FI_RMA_EVENT, mr_mode) != 0 ||
-	    fi_av_open(td.domain, &av_attr, &av, NULL) != 0)
-		return 1;
-	return test_node_open(&a, &td, av, &cq_attr, FI_WAIT_UNSPEC) != 0 ||
-	       test_node_open(&b, &td, av, &cq_attr, FI_WAIT_UNSPEC) != 0;
+	return test_pair_open(&td, &av, &a, &b, FI_MSG | FI_RMA | FI_ATOMIC | FI_RMA_EVENT,
+			      mr_mode, &cq_attr);
 }
 
 static int
@@ -309,10 +304,7 @@ suite_init_virt(void)
 static int
 suite_clean(void)
 {
-	test_node_close(&a);
-	test_node_close(&b);
-	fi_close(&av->fid);
-	test_domain_close(&td);
+	test_pair_close(&td, &av, &a, &b);
 	return 0;
 }
 

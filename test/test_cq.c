@@ -79,12 +79,7 @@ init_thread_domain(void)
 static int
 suite_clean(void)
 {
-	test_node_close(&a);
-	test_node_close(&b);
-	if (av != NULL)
-		fi_close(&av->fid);
-	av = NULL;
-	test_domain_close(&td);
+	test_pair_close(&td, &av, &a, &b);
 	return 0;
 }
 

@@ -51,10 +51,7 @@ suite_init(void)
 static int
 suite_clean(void)
 {
-	test_node_close(&a);
-	test_node_close(&b);
-	fi_close(&av->fid);
-	test_domain_close(&td);
+	test_pair_close(&td, &av, &a, &b);
 	return 0;
 }
 

@@ -188,6 +188,31 @@ test_node_close(struct test_node *n)
 	memset(n, 0, sizeof(*n));
 }
 
+int
+test_pair_open(struct test_domain *td, struct fid_av **av, struct test_node *a,
+	       struct test_node *b, uint64_t caps, int mr_mode, const struct fi_cq_attr *cq_attr)
+{
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+
+	if (test_domain_open_mr(td, FI_EP_RDM, FI_SOCKADDR_IN, caps, mr_mode) != 0 ||
+	    fi_av_open(td->domain, &av_attr, av, NULL) != 0)
+		return 1;
+	return test_node_open(a, td, *av, cq_attr, FI_WAIT_UNSPEC) != 0 ||
+	       test_node_open(b, td, *av, cq_attr, FI_WAIT_UNSPEC) != 0;
+}
+
+void
+test_pair_close(struct test_domain *td, struct fid_av **av, struct test_node *a,
+		struct test_node *b)
+{
+	test_node_close(a);
+	test_node_close(b);
+	if (*av != NULL)
+		fi_close(&(*av)->fid);
+	*av = NULL;
+	test_domain_close(td);
+}
+
 void
 test_fill(uint8_t *p, size_t len, unsigned int seed)
 {

@@ -87,6 +87,19 @@ int test_node_open_attr(struct test_node *n, const struct test_domain *td, struc
 			const struct fi_cq_attr *cq_attr, const struct fi_cntr_attr *cntr_attr);
 void test_node_close(struct test_node *n);
 
+/**
+ * Two nodes a and b in one FI_AV_TABLE AV on a domain opened as
+ * test_domain_open_mr() does, their counters waiting with FI_WAIT_UNSPEC:
+ * the setup of the suites that send from one endpoint to another.
+ * @return 0 or non-zero (CUnit's suite init result).
+ */
+int test_pair_open(struct test_domain *td, struct fid_av **av, struct test_node *a,
+		   struct test_node *b, uint64_t caps, int mr_mode,
+		   const struct fi_cq_attr *cq_attr);
+/** Closes what test_pair_open() (or a suite's own setup) opened: a, b, the AV, td. */
+void test_pair_close(struct test_domain *td, struct fid_av **av, struct test_node *a,
+		     struct test_node *b);
+
 /** @return the number of entries in an fi_info list. */
 int test_info_count(const struct fi_info *info);
 
