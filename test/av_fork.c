@@ -73,8 +73,9 @@ struct side {
 	struct fid_ep *ep;
 };
 
+/* The domain and the AV; with_ep: an endpoint and its CQ bound to them. */
 static int
-side_open(struct side *s, struct fi_av_attr *av_attr)
+side_open(struct side *s, struct fi_av_attr *av_attr, bool with_ep)
 {
 	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 64 };
 	int ret;
@@ -82,8 +83,7 @@ side_open(struct side *s, struct fi_av_attr *av_attr)
 	memset(s, 0, sizeof(*s));
 	ret = test_domain_open(&s->td, FI_EP_RDM, FI_FORMAT_UNSPEC, FI_MSG | FI_SHARED_AV);
 	ret = ret ? ret : fi_av_open(s->td.domain, av_attr, &s->av, NULL);
-	/* the parent only keeps the AV */
-	if (ret != 0 || strcmp(who, "parent") == 0)
+	if (ret != 0 || !with_ep)
 		return ret;
 	ret = fi_endpoint(s->td.domain, s->td.info, &s->ep, NULL);
 	ret = ret ? ret : fi_cq_open(s->td.domain, &cq_attr, &s->cq, NULL);
@@ -172,7 +172,7 @@ serve(void)
 	struct side s;
 
 	who = "server";
-	if (side_open(&s, &av_attr) != 0 || fi_getname(&s.ep->fid, name, &len) != 0) {
+	if (side_open(&s, &av_attr, true) != 0 || fi_getname(&s.ep->fid, name, &len) != 0) {
 		CHECK(false, "open an endpoint on the wire");
 		return 1;
 	}
@@ -244,7 +244,7 @@ child(int go, const char *av_name)
 		return 1;
 	}
 	av_attr.name = av_name;
-	if (side_open(&s, &av_attr) != 0 || fi_getname(&s.ep->fid, msg.name, &len) != 0) {
+	if (side_open(&s, &av_attr, true) != 0 || fi_getname(&s.ep->fid, msg.name, &len) != 0) {
 		CHECK(false, "open the named AV read-only, and an endpoint on the wire");
 		side_close(&s);
 		return 1;
@@ -288,7 +288,8 @@ parent(int go, pid_t pid, const char *av_name, const char *peer_hex, const char 
 	snprintf(eal, sizeof(eal), TEST_EAL_BASE " --vdev=net_null0 --file-prefix %s", prefix);
 	test_env_setup(eal);
 	av_attr.name = av_name;
-	CHECK(side_open(&s, &av_attr) == 0, "create the named AV");
+	/* the parent only keeps the AV */
+	CHECK(side_open(&s, &av_attr, false) == 0, "create the named AV");
 	CHECK(s.av != NULL && fi_av_insert(s.av, name, 1, &peer, 0, NULL) == 1,
 	      "insert the peer");
 	CHECK(av_attr.map_addr != NULL && ((const fi_addr_t *)av_attr.map_addr)[0] == peer,
