@@ -20,8 +20,33 @@
 #include "crc32c.h"
 #include "params.h"
 
+/*
+ * The header's CRC, going on over the sender's address: a bit flipped in a
+ * frame's source MAC or port (virtual devices check no FCS, and the provider
+ * skips the UDP checksum) made a request from an address nobody has, which
+ * the listener reported as a second FI_CONNREQ and answered into the void.
+ * The address is taken as dfi_addr_equal() compares it.
+ */
+static uint32_t
+cm_hcrc(const struct dfi_rdm_hdr *h, const struct dfi_addr *src)
+{
+	uint8_t a[1 + sizeof(src->port) + sizeof(src->mac)];
+	size_t len = 1 + sizeof(src->port);
+
+	a[0] = src->kind;
+	memcpy(&a[1], &src->port, sizeof(src->port));
+	if (src->kind == DFI_ADDR_ETH) {
+		memcpy(&a[len], src->mac, sizeof(src->mac));
+		len += sizeof(src->mac);
+	} else {
+		memcpy(&a[len], &src->ipv4, sizeof(src->ipv4));
+		len += sizeof(src->ipv4);
+	}
+	return dfi_crc32c(a, len, dfi_crc32c(h, sizeof(*h), UINT32_MAX));
+}
+
 int
-dfi_cm_parse(struct rte_mbuf *m, struct dfi_cm_pkt *c)
+dfi_cm_parse(struct rte_mbuf *m, const struct dfi_addr *src, struct dfi_cm_pkt *c)
 {
 	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
 	uint32_t hcrc, len;
@@ -36,7 +61,7 @@ dfi_cm_parse(struct rte_mbuf *m, struct dfi_cm_pkt *c)
 		return -FI_EINVAL;
 	hcrc = h->hcrc;
 	h->hcrc = 0;
-	if (rte_cpu_to_be_32(dfi_crc32c(h, sizeof(*h), UINT32_MAX)) != hcrc)
+	if (rte_cpu_to_be_32(cm_hcrc(h, src)) != hcrc)
 		return -FI_EINVAL;
 	h->hcrc = hcrc;
 	payload = (const uint8_t *)(h + 1);
@@ -80,7 +105,7 @@ dfi_cm_send(struct dfi_sink *sink, uint8_t encap, const struct dfi_addr *dst,
 	if (c->len != 0)
 		memcpy(h + 1, c->data, c->len);
 	h->pcrc = rte_cpu_to_be_32(dfi_crc32c(h + 1, c->len, UINT32_MAX));
-	h->hcrc = rte_cpu_to_be_32(dfi_crc32c(h, sizeof(*h), UINT32_MAX));
+	h->hcrc = rte_cpu_to_be_32(cm_hcrc(h, &c->src));
 	if (dfi_sink_tx_room(sink) == 0)
 		dfi_sink_flush(sink);
 	ret = dfi_sink_send(sink, (enum dfi_encap)encap, dst, m);

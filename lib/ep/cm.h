@@ -35,6 +35,7 @@ struct dfi_cm_pkt {
 	uint64_t err;			/* REJECT: the fabric errno */
 	const void *data;		/* CM data */
 	uint32_t len;
+	struct dfi_addr src;		/* sending: our address, sealed by the header CRC */
 };
 
 /** @return whether a received packet is one of the connection manager's. */
@@ -48,12 +49,16 @@ dfi_cm_is_cm(struct rte_mbuf *m)
 }
 
 /**
- * Reads a received CM packet, checking its length and both CRCs.
+ * Reads a received CM packet from src (the frame's source), checking its
+ * length and both CRCs, the header's over src too.
  * @return 0, or -FI_EINVAL for a packet to drop (c->data points into m).
  */
-int dfi_cm_parse(struct rte_mbuf *m, struct dfi_cm_pkt *c);
+int dfi_cm_parse(struct rte_mbuf *m, const struct dfi_addr *src, struct dfi_cm_pkt *c);
 
-/** Sends a CM packet from a sink to dst and flushes; 0 or a negative fabric errno. */
+/**
+ * Sends a CM packet from a sink to dst and flushes; c->src is the sink's own
+ * address. @return 0 or a negative fabric errno.
+ */
 int dfi_cm_send(struct dfi_sink *sink, uint8_t encap, const struct dfi_addr *dst,
 		const struct dfi_cm_pkt *c);
 

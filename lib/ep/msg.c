@@ -114,6 +114,7 @@ msg_send(struct dfi_msg_cm *cm, uint8_t type, const struct dfi_addr *dst, uint32
 		.len = len,
 	};
 
+	dfi_ep_self(ep, &c.src);
 	dfi_cm_send(&ep->sink, ep->encap, dst, &c);
 }
 
@@ -173,9 +174,9 @@ msg_rx_cm(struct dfi_msg_cm *cm, struct rte_mbuf *m)
 	struct dfi_addr src;
 	bool ours;
 
-	if (dfi_cm_parse(m, &c) != 0)
-		return;
 	dfi_ep_rx_addr(cm->ep, m, &src);
+	if (dfi_cm_parse(m, &src, &c) != 0)
+		return;
 	ours = c.dst_inc == r->inc && c.conn_id == cm->conn_id && cm->conn_id != 0;
 	if (!ours) {
 		/*

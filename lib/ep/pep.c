@@ -42,6 +42,7 @@ enum connreq_state {
 	CR_PENDING,		/* FI_CONNREQ posted, no answer yet */
 	CR_TAKEN,		/* an endpoint was opened on it: that endpoint answers */
 	CR_REJECTED,		/* fi_reject(): its resends get the refusal again */
+	CR_CLOSED,		/* its endpoint closed: late resends are ignored */
 };
 
 struct dfi_pep {
@@ -59,7 +60,7 @@ struct dfi_pep {
 	uint32_t inc;			/* our incarnation, in our refusals */
 	uint32_t backlog;
 	uint32_t pending;
-	uint64_t timeout;		/* a rejected request is remembered this long */
+	uint64_t timeout;		/* a rejected or closed request is remembered this long */
 	TAILQ_HEAD(, dfi_connreq) reqs;
 };
 
@@ -140,11 +141,24 @@ dfi_connreq_take(struct fid *handle)
 	return req;
 }
 
+/* A request's answer is final (rejected, or its endpoint closed): it is
+ * remembered for as long as its sender may resend it (the CM timeout), so that
+ * a late or duplicated REQ is not taken for a new request. Under cm_lock. */
+static void
+connreq_linger(struct dfi_connreq *req, enum connreq_state state)
+{
+	req->state = state;
+	req->expire = rte_rdtsc() + req->pep->timeout;
+}
+
 void
 dfi_connreq_release(struct dfi_connreq *req)
 {
 	pthread_mutex_lock(&cm_lock);
-	connreq_free(req);
+	if (req->pep != NULL)
+		connreq_linger(req, CR_CLOSED);
+	else
+		connreq_free(req);
 	pthread_mutex_unlock(&cm_lock);
 }
 
@@ -165,6 +179,7 @@ pep_refuse(struct dfi_pep *pep, const struct dfi_addr *dst, uint32_t dst_inc, ui
 		.len = len,
 	};
 
+	dfi_port_addr(pep->port, pep->format, pep->udp_port, &c.src);
 	dfi_cm_send(&pep->sink, pep->encap, dst, &c);
 }
 
@@ -257,8 +272,8 @@ pep_progress(void *arg)
 	pthread_mutex_lock(&cm_lock);
 	n = dfi_sink_recv(&pep->sink, pkts, DFI_RX_BURST);
 	for (i = 0; i < n; i++) {
-		if (dfi_cm_is_cm(pkts[i]) && dfi_cm_parse(pkts[i], &c) == 0) {
-			dfi_rx_addr(pep->format, pkts[i], &src);
+		dfi_rx_addr(pep->format, pkts[i], &src);
+		if (dfi_cm_is_cm(pkts[i]) && dfi_cm_parse(pkts[i], &src, &c) == 0) {
 			if (c.type == DFI_PKT_CM_REQ)
 				pep_rx_req(pep, &src, &c);
 			/* anything else is for an endpoint, not a listener */
@@ -267,7 +282,7 @@ pep_progress(void *arg)
 	}
 	for (req = TAILQ_FIRST(&pep->reqs); req != NULL; req = next) {
 		next = TAILQ_NEXT(req, link);
-		if (req->state == CR_REJECTED && now >= req->expire)
+		if ((req->state == CR_REJECTED || req->state == CR_CLOSED) && now >= req->expire)
 			connreq_free(req);
 	}
 	pthread_mutex_unlock(&cm_lock);
@@ -325,12 +340,11 @@ pep_reject(struct fid_pep *pep_fid, fid_t handle, const void *param, size_t para
 	if (req->pep != pep || req->state != CR_PENDING) {
 		ret = -FI_EOPBADSTATE;
 	} else {
-		req->state = CR_REJECTED;
+		connreq_linger(req, CR_REJECTED);
 		pep->pending--;
 		req->len = (uint16_t)paramlen;
 		if (paramlen != 0)
 			memcpy(req->data, param, paramlen);
-		req->expire = rte_rdtsc() + pep->timeout;
 		pep_refuse(pep, &req->src, req->src_inc, req->conn_id, req->data, req->len);
 	}
 	pthread_mutex_unlock(&cm_lock);
@@ -434,7 +448,7 @@ pep_close(struct fid *fid)
 		/* a taken one is its endpoint's; a pending one stays the
 		 * application's handle (fi_endpoint() refuses it now) until
 		 * fi_close() on it */
-		if (req->state == CR_REJECTED)
+		if (req->state == CR_REJECTED || req->state == CR_CLOSED)
 			free(req);
 	}
 	pthread_mutex_unlock(&cm_lock);
