@@ -366,7 +366,9 @@ fab_hop(struct side *a, struct side *b, const uint8_t *data, size_t len, bool wa
 	if (ret != 0)
 		return false;
 	for (spins = 1; !got; spins++) {
-		if (!warm || a->tx_pending > 0)
+		/* a frame the port could not take at once (a full ring, or memif's
+		 * control running: intr_gate.h) goes at a's next progress */
+		if (!warm || a->tx_pending > 0 || spins % 64 == 0)
 			side_poll(a);
 		got = side_poll(b);
 		if (spins % 1024 == 0 && rte_rdtsc() > deadline)

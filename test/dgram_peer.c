@@ -26,7 +26,14 @@
  * -FI_ENETDOWN while it is down, and traffic must resume once it is back.
  * The client prints when (CLOCK_REALTIME, ns) it saw each change.
  *
- * usage: dgram_peer server|client [host] [-P ctrl_port] [-L]
+ * With -F rounds (both sides), the flapping wire instead: test/memif_flap.sh
+ * kills the server (SIGKILL) when the client prints "# flap N: up", under the
+ * client's stream of sends and receives, and starts another, rounds times.
+ * The client must live through each death, see its sends refused with
+ * -FI_ENETDOWN, and have echoes again from the next server; the last one
+ * ends the test. -D (peer_util) runs either side FI_THREAD_DOMAIN.
+ *
+ * usage: dgram_peer server|client [host] [-P ctrl_port] [-D] [-L | -F rounds]
  */
 
 #include <inttypes.h>
@@ -50,12 +57,16 @@
 #define LINK_WAIT_MS	10000	/* for the provider to see the link change */
 #define LINK_DOWN_MS	200	/* sends tried while it is down */
 #define LINK_SIZE	48	/* the link test's datagrams */
+#define FLAP_SIZE	1024	/* the flap test's datagrams */
+#define FLAP_ECHOES	200	/* echoes a round waits for before its kill */
+#define FLAP_LIFE_MS	120000	/* a flapping server's life, if nobody kills it */
 
 static uint8_t *rx_buf, *tx_buf;
 static size_t max_size;
 static struct fi_context rx_ctx, tx_ctx;
 static uint64_t nb_sent, nb_recv;	/* completions read, for the counters */
 static bool link_test;		/* -L */
+static int flap_rounds;		/* -F */
 
 static int
 post_rx(struct peer *p, size_t len)
@@ -285,6 +296,106 @@ drive_link(struct peer *p)
 	peer_check(ping(p, 100, false) >= 0, "link: traffic resumes, the echo comes back");
 }
 
+/*
+ * One step of a stream: a send (refused or not), then every completion there
+ * is; receives are posted again. @return the send's result; *echoes counts
+ * the datagrams received.
+ */
+static ssize_t
+flap_step(struct peer *p, uint64_t *echoes)
+{
+	struct fi_cq_tagged_entry e[16];
+	struct fi_cq_err_entry err;
+	ssize_t n, sent, i;
+
+	sent = p->server ? 0 : fi_send(p->ep, tx_buf, FLAP_SIZE, NULL, p->peer_addr, &tx_ctx);
+	while ((n = fi_cq_read(p->cq, e, 16)) > 0 || n == -FI_EAVAIL) {
+		if (n == -FI_EAVAIL) {
+			fi_cq_readerr(p->cq, &err, 0);
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			if (!(e[i].flags & FI_RECV))
+				continue;
+			(*echoes)++;
+			if (p->server) {
+				memcpy(tx_buf, rx_buf, RTE_MIN(e[i].len, (size_t)FLAP_SIZE));
+				fi_send(p->ep, tx_buf, RTE_MIN(e[i].len, (size_t)FLAP_SIZE), NULL,
+					p->peer_addr, &tx_ctx);
+			}
+			post_rx(p, max_size);
+		}
+	}
+	return sent;
+}
+
+/* A flapping server: echoes until the client is done, or it is killed. */
+static void
+serve_flap(struct peer *p)
+{
+	uint64_t echoed = 0, steps = 0, end = peer_now_ms() + FLAP_LIFE_MS;
+	char c;
+
+	peer_check(peer_insert(p) == 0, "flap: the server inserts the client");
+	post_rx(p, max_size);
+	while (peer_now_ms() < end) {
+		flap_step(p, &echoed);
+		if (++steps % 64 == 0 && pp_ctrl_pending(p->ctrl) &&
+		    (peer_hear(p, &c) != 0 || c == 'd'))
+			break;
+	}
+	peer_check(echoed > 0, "flap: the server echoed %" PRIu64 " datagrams", echoed);
+}
+
+/* Streams until n echoes came back (want_down false) or a send is refused
+ * for the link (want_down true), for LINK_WAIT_MS at most. @return whether. */
+static bool
+flap_until(struct peer *p, bool want_down, uint64_t n, uint64_t *sent)
+{
+	uint64_t echoes = 0, end = peer_now_ms() + LINK_WAIT_MS;
+	ssize_t ret;
+
+	while (peer_now_ms() < end) {
+		ret = flap_step(p, &echoes);
+		*sent += ret == 0;
+		if (want_down ? ret == -FI_ENETDOWN : echoes >= n)
+			return true;
+	}
+	return false;
+}
+
+/* The client over a wire whose other end is killed rounds times (-F). */
+static void
+drive_flap(struct peer *p)
+{
+	uint64_t sent = 0, t0;
+	int r;
+
+	peer_fill(tx_buf, FLAP_SIZE, FLAP_SIZE);
+	post_rx(p, max_size);
+	for (r = 1; r <= flap_rounds + 1; r++) {
+		if (r > 1 && !peer_check(peer_reconnect(p) == 0 && peer_insert(p) == 0,
+					 "flap %d: the next server is there", r))
+			return;
+		t0 = peer_now_ms();
+		if (!peer_check(flap_until(p, false, FLAP_ECHOES, &sent),
+				"flap %d: %d echoes come back", r, FLAP_ECHOES))
+			return;
+		printf("# flap %d: echoes after %" PRIu64 " ms\n", r, peer_now_ms() - t0);
+		if (r > flap_rounds)
+			break;
+		/* the harness kills the server now; the stream goes on until the
+		 * port says the link went with it */
+		printf("# flap %d: up\n", r);
+		t0 = peer_now_ms();
+		if (!peer_check(flap_until(p, true, 0, &sent),
+				"flap %d: sends fail with -FI_ENETDOWN once the server is dead", r))
+			return;
+		printf("# flap %d: down after %" PRIu64 " ms\n", r, peer_now_ms() - t0);
+	}
+	printf("# flap: %" PRIu64 " datagrams sent\n", sent);
+}
+
 static void
 drive(struct peer *p)
 {
@@ -381,13 +492,17 @@ main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[argc - 1], "-L") == 0) {
 		link_test = true;
 		argc--;
+	} else if (argc > 3 && strcmp(argv[argc - 2], "-F") == 0) {
+		flap_rounds = atoi(argv[argc - 1]);
+		argc -= 2;
 	}
 	if (peer_open(&p, argc, argv, FI_EP_DGRAM, FI_MSG | FI_SOURCE) != 0) {
 		peer_check(false, "endpoint and control connection");
 		return peer_finish(&p);
 	}
-	peer_check(p.info->domain_attr->threading == FI_THREAD_SAFE,
-		   "the default threading is FI_THREAD_SAFE");
+	peer_check(p.info->domain_attr->threading ==
+		   (p.thread_domain ? FI_THREAD_DOMAIN : FI_THREAD_SAFE),
+		   "the threading is FI_THREAD_%s", p.thread_domain ? "DOMAIN" : "SAFE (the default)");
 	max_size = p.info->ep_attr->max_msg_size;
 	printf("# %s on %s, max_msg_size %zu, inject_size %zu\n", p.server ? "server" : "client",
 	       p.info->domain_attr->name, max_size, p.info->tx_attr->inject_size);
@@ -396,11 +511,16 @@ main(int argc, char **argv)
 	if (rx_buf == NULL || tx_buf == NULL)
 		return 1;
 	if (p.server) {
-		serve(&p);
+		if (flap_rounds > 0)
+			serve_flap(&p);
+		else
+			serve(&p);
 	} else {
 		ret = peer_insert(&p);
 		peer_check(ret == 0, "client inserts the server");
-		if (ret == 0)
+		if (ret == 0 && flap_rounds > 0)
+			drive_flap(&p);
+		else if (ret == 0)
 			drive(&p);
 	}
 	ret = peer_finish(&p);

@@ -99,6 +99,8 @@ open_fabric(struct peer *p, enum fi_ep_type type, uint64_t caps)
 	hints->caps = caps;
 	hints->mode = FI_CONTEXT;
 	hints->tx_attr->tclass = p->tclass;
+	if (p->thread_domain)
+		hints->domain_attr->threading = FI_THREAD_DOMAIN;
 	hints->fabric_attr->prov_name = strdup("dpdk");
 	PEER_TRY(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &p->info));
 	fi_freeinfo(hints);
@@ -162,13 +164,16 @@ peer_open(struct peer *p, int argc, char **argv, enum fi_ep_type type, uint64_t 
 	memset(p, 0, sizeof(*p));
 	p->ctrl = -1;
 	if (argc < 2 || (strcmp(argv[1], "server") != 0 && strcmp(argv[1], "client") != 0)) {
-		fprintf(stderr, "usage: %s server|client [host] [-P ctrl_port] [-C tclass]\n", argv[0]);
+		fprintf(stderr, "usage: %s server|client [host] [-P ctrl_port] [-C tclass] [-D]\n",
+			argv[0]);
 		return -1;
 	}
 	p->server = strcmp(argv[1], "server") == 0;
 	for (i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "-P") == 0 && i + 1 < argc) {
 			port = (uint16_t)atoi(argv[++i]);
+		} else if (strcmp(argv[i], "-D") == 0) {
+			p->thread_domain = true;
 		} else if (strcmp(argv[i], "-C") == 0 && i + 1 < argc) {
 			if (app_tclass_parse(argv[++i], &p->tclass) != 0) {
 				fprintf(stderr, "%s: -C " APP_TCLASS_NAMES "\n", argv[0]);

@@ -45,6 +45,7 @@ struct peer {
 	enum fi_ep_type type;	/* what peer_open() opened */
 	uint64_t caps;
 	uint32_t tclass;	/* -C: the endpoint's traffic class */
+	bool thread_domain;	/* -D: FI_THREAD_DOMAIN (the provider's lock-free paths) */
 };
 
 /** Prints "ok N - what" or "not ok N - what" and counts failures. */
@@ -54,7 +55,7 @@ bool peer_check(bool cond, const char *fmt, ...) __rte_format_printf(2, 3);
 int peer_failures(void);
 
 /**
- * Parses "server|client [host] [-P ctrl_port] [-C tclass]", opens an endpoint of this
+ * Parses "server|client [host] [-P ctrl_port] [-C tclass] [-D]", opens an endpoint of this
  * type with these caps (FI_CQ_FORMAT_TAGGED CQ, send and receive counters),
  * connects the control channel, swaps endpoint names (not inserted).
  *

@@ -14,12 +14,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <rte_alarm.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "dfi.h"
+#include "intr_gate.h"
 #include "memif.h"
 #include "net_log.h"
 #include "queue.h"
@@ -35,21 +35,6 @@
 #define LINK_RECHECK_MS		1
 /* How long a start waits for the link (a memif client's handshake). */
 #define LINK_START_WAIT_MS	250
-/* How long a restart waits for the EAL interrupt thread to stand still, and
- * how long that thread waits for the restart at most. */
-#define PARK_WAIT_MS		100
-#define PARK_HOLD_MS		5000
-
-/* The EAL interrupt thread held still while a port restarts (rt->intr_park). */
-enum intr_park {
-	PARK_IDLE,
-	PARK_ASKED,		/* an alarm will hold the thread */
-	PARK_HELD,		/* the thread waits in the alarm */
-	PARK_RELEASED,		/* the restart is over: the thread goes on */
-	PARK_GIVEN_UP,		/* the restart did not wait for the thread */
-	PARK_ABANDONED,		/* the thread went on before the restart was over */
-};
-
 struct dfi_queue_conf dfi_queue_conf = {
 	.nb_mbufs = 16383,
 	.nb_rx_desc = 1024,
@@ -322,78 +307,6 @@ link_update(struct dfi_port *port)
 	link_changed(port, up, &link);
 }
 
-/* In the EAL interrupt thread: stands still until the restart is over. */
-static void
-intr_park(void *arg)
-{
-	struct dfi_port_rt *rt = arg;
-	uint32_t asked = PARK_ASKED;
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * PARK_HOLD_MS;
-
-	if (!__atomic_compare_exchange_n(&rt->intr_park, &asked, PARK_HELD, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* the restart gave up on us: the next one may ask again */
-		__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
-		return;
-	}
-	while (__atomic_load_n(&rt->intr_park, __ATOMIC_ACQUIRE) == PARK_HELD &&
-	       rte_get_timer_cycles() < end)
-		rte_pause();
-	asked = PARK_HELD;
-	if (__atomic_compare_exchange_n(&rt->intr_park, &asked, PARK_ABANDONED, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* the restart's release makes it idle again, so that a later
-		 * restart may hold the thread */
-		NET_LOG(WARNING, "a port restart held the EAL interrupt thread over %u ms",
-			PARK_HOLD_MS);
-		return;
-	}
-	__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
-}
-
-/*
- * Holds the EAL interrupt thread still: memif runs its control protocol
- * there, and a disconnect it handles (memif_disconnect(), which frees the
- * regions) must not run beside our rte_eth_dev_stop(), which calls the same
- * function. @return true when the thread is held; intr_release() lets it go.
- */
-static bool
-intr_hold(struct dfi_port_rt *rt)
-{
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * PARK_WAIT_MS;
-	uint32_t asked = PARK_ASKED;
-
-	if (__atomic_load_n(&rt->intr_park, __ATOMIC_ACQUIRE) != PARK_IDLE)
-		return false;	/* an earlier hold is not over */
-	__atomic_store_n(&rt->intr_park, PARK_ASKED, __ATOMIC_RELEASE);
-	if (rte_eal_alarm_set(1, intr_park, rt) != 0) {
-		__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
-		return false;
-	}
-	while (__atomic_load_n(&rt->intr_park, __ATOMIC_ACQUIRE) == PARK_ASKED &&
-	       rte_get_timer_cycles() < end)
-		rte_pause();
-	if (__atomic_compare_exchange_n(&rt->intr_park, &asked, PARK_GIVEN_UP, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* the thread is busy elsewhere: no restart now, and no hold later */
-		if (rte_eal_alarm_cancel(intr_park, rt) > 0)
-			__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
-		return false;
-	}
-	return true;
-}
-
-static void
-intr_release(struct dfi_port_rt *rt)
-{
-	uint32_t held = PARK_HELD;
-
-	/* a thread that stopped waiting (PARK_ABANDONED) reads no release */
-	if (!__atomic_compare_exchange_n(&rt->intr_park, &held, PARK_RELEASED, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&rt->intr_park, PARK_IDLE, __ATOMIC_RELEASE);
-}
-
 /*
  * The link of a port that connects only when started (a memif client) is
  * down: it is restarted, which makes the PMD connect again, and the next
@@ -401,7 +314,7 @@ intr_release(struct dfi_port_rt *rt)
  * polls or transmits on the port meanwhile (its queue locks are taken, or
  * the caller is the one thread of a lock-free port, and such a PMD steers
  * no queue to an endpoint), and the EAL interrupt thread, where memif
- * connects and disconnects, is held still.
+ * connects and disconnects, is held in its gate.
  */
 static void
 port_restart(struct dfi_port *port, uint64_t now)
@@ -409,7 +322,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 	struct dfi_port_rt *rt = port->rt;
 	int ret;
 
-	if (!intr_hold(rt)) {
+	if (!dfi_intr_gate_hold()) {
 		rt->revive_tsc = now + revive_min();
 		return;
 	}
@@ -425,7 +338,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 		rte_spinlock_unlock(&rt->tx_lock);
 		rte_spinlock_unlock(&rt->rx_lock);
 	}
-	intr_release(rt);
+	dfi_intr_gate_release();
 	rt->revivals++;
 	NET_LOG(DEBUG, "%s: restarted to connect again (%s); next try in %" PRIu64 " ms",
 		port->name, ret == 0 ? "the PMD started" : rte_strerror(-ret),
@@ -485,7 +398,8 @@ int
 dfi_port_start(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
-	bool lockfree = dfi_port_single_lockfree(port);
+	bool memif = dfi_memif_is(port->port_id);
+	bool lockfree = dfi_port_single_lockfree(port) && (!memif || dfi_intr_gate_lockfree());
 	int ret = 0;
 
 	pthread_mutex_lock(&rt->ctl);
@@ -506,7 +420,12 @@ dfi_port_start(struct dfi_port *port)
 		}
 		goto out;
 	}
-	ret = port_configure(port);
+	if (memif && !rt->gated) {
+		ret = dfi_intr_gate_add(rt);
+		rt->gated = ret == 0;
+	}
+	if (ret == 0)
+		ret = port_configure(port);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port->port_id);
 	rt->pmd_started = ret == 0;
@@ -548,7 +467,6 @@ port_halt(struct dfi_port *port)
 {
 	struct dfi_port_rt *rt = port->rt;
 	struct dfi_port_stats st;
-	bool held;
 	int ret;
 
 	dfi_port_stats_read(port, &st);
@@ -559,10 +477,7 @@ port_halt(struct dfi_port *port)
 		st.rx_pkts, st.rx_foreign, st.rx_bad, st.rx_no_sink, st.rx_backlog_full,
 		st.arp_rx, st.tx_pkts, st.tx_loopback, st.arp_tx, st.tx_link_down,
 		st.tx_close_dropped);
-	held = intr_hold(rt);
 	ret = rt->pmd_started ? rte_eth_dev_stop(port->port_id) : 0;
-	if (held)
-		intr_release(rt);
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
 	rt->pmd_started = false;
@@ -649,12 +564,15 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 {
 	struct dfi_port_rt *rt = port->rt;
 	unsigned int in_use;
+	bool held;
 	int i;
 
 	if (rt == NULL)
 		return;
 	/* An application's EAL may be gone already (rte_eal_cleanup() before
 	 * exit): its ports and memory are its own to release. */
+	/* memif stops and closes in the interrupt thread's way */
+	held = own_eal && rt->gated && dfi_intr_gate_hold();
 	if (own_eal && rt->started)
 		port_halt(port);
 	if (own_eal && rt->ever_started) {
@@ -662,6 +580,10 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 						rt);
 		rte_eth_dev_close(port->port_id);
 	}
+	if (held)
+		dfi_intr_gate_release();
+	if (rt->gated)
+		dfi_intr_gate_remove(rt);
 	if (own_eal && rt->pool != NULL) {
 		/* A closed port has given its receive buffers back: all must be home. */
 		in_use = rte_mempool_in_use_count(rt->pool);
@@ -672,9 +594,6 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		if (in_use == 0)
 			rte_mempool_free(rt->pool);
 	}
-	/* an interrupt-thread hold of a restart that gave up on it may be pending */
-	if (rt->ever_started)
-		rte_eal_alarm_cancel(intr_park, rt);
 	dfi_fault_free(rt->fault);
 	for (i = 0; i < 256; i++)
 		free(rt->sinks[i]);

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 
@@ -89,7 +91,9 @@ struct dfi_port_rt {
 	 * connects only in rte_eth_dev_start()): */
 	bool revive;
 	bool pmd_started;		/* rte_eth_dev_start() succeeded */
-	uint32_t intr_park;		/* enum in queue.c: the EAL interrupt thread held */
+	bool gated;			/* kept apart from the EAL interrupt thread (intr_gate.h) */
+	uint32_t intr_busy;		/* gated: the interrupt thread is out of its gate */
+	uint32_t wire_busy;		/* gated, lock-free: the port's thread is in a burst */
 	uint64_t revive_tsc;		/* the next restart, while the link is down */
 	uint64_t revive_wait;		/* from DFI_REVIVE_MIN_MS, doubling to _MAX_MS */
 	uint64_t revivals;		/* restarts done */
@@ -154,6 +158,34 @@ void dfi_port_tick(struct dfi_port *port, uint64_t now);
  * a handshake under way is given time even by a busy server.
  */
 #define DFI_REVIVE_HANDSHAKE_MS	1000
+
+/**
+ * Whether the port's PMD queues may be used now: the PMD is started and, on a
+ * gated port, the EAL interrupt thread is parked. Under the queue's lock on a
+ * locked port; the one thread of a lock-free port marks itself first, and the
+ * gate's membarrier(2) orders that mark before its read of intr_busy. Every
+ * true is followed by dfi_wire_leave() when the burst is over.
+ */
+static inline bool
+dfi_wire_enter(struct dfi_port_rt *rt)
+{
+	if (!rt->locked) {
+		__atomic_store_n(&rt->wire_busy, 1, __ATOMIC_RELAXED);
+		rte_compiler_barrier();
+	}
+	if (likely(rt->pmd_started && __atomic_load_n(&rt->intr_busy, __ATOMIC_RELAXED) == 0))
+		return true;
+	if (!rt->locked)
+		__atomic_store_n(&rt->wire_busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void
+dfi_wire_leave(struct dfi_port_rt *rt)
+{
+	if (!rt->locked)
+		__atomic_store_n(&rt->wire_busy, 0, __ATOMIC_RELEASE);
+}
 
 /** Looks at the link now, unless that was done less than 1 ms ago. */
 void dfi_port_link_recheck(struct dfi_port *port);

@@ -483,8 +483,13 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 	/* a steered queue is its owner's: take no more than the owner has room for */
 	if (queue != 0)
 		max = (uint16_t)RTE_MIN(max, n - *got);
-	/* a port being restarted to connect again (queue.c) has nothing to give */
-	nb = max > 0 && rt->pmd_started ? rte_eth_rx_burst(port->port_id, queue, burst, max) : 0;
+	/* a port being restarted to connect again (queue.c), or whose memif
+	 * control runs now (intr_gate.c), has nothing to give */
+	nb = 0;
+	if (max > 0 && dfi_wire_enter(rt)) {
+		nb = rte_eth_rx_burst(port->port_id, queue, burst, max);
+		dfi_wire_leave(rt);
+	}
 	if (unlikely(rt->fault != NULL)) {
 		/* under the rx lock, which a dedicated queue does not take otherwise */
 		if (queue != 0)
@@ -798,14 +803,18 @@ tx_burst(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 
 	if (lock)
 		rte_spinlock_lock(&rt->tx_lock);
-	if (unlikely(!rt->pmd_started)) {
-		/* being restarted: the wire is down, as good as lost */
+	if (unlikely(!dfi_wire_enter(rt))) {
+		/* being restarted, or memif's control runs: tried again later */
 		sent = 0;
-	} else if (unlikely(faulty)) {
-		sent = tx_burst_faulty(port, queue, pkts, RTE_MIN(n, (uint16_t)DFI_TX_BURST));
 	} else {
-		sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
-		rt->qpairs[queue].stats->tx_pkts += sent;
+		if (unlikely(faulty)) {
+			sent = tx_burst_faulty(port, queue, pkts,
+					       RTE_MIN(n, (uint16_t)DFI_TX_BURST));
+		} else {
+			sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
+			rt->qpairs[queue].stats->tx_pkts += sent;
+		}
+		dfi_wire_leave(rt);
 	}
 	if (lock)
 		rte_spinlock_unlock(&rt->tx_lock);
