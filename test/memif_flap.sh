@@ -4,7 +4,7 @@
 #
 # A memif wire whose other end dies again and again under a stream: one
 # process (the survivor) sends and receives without pause while its peer is
-# killed (SIGKILL) and started again, DFI_FLAP_ROUNDS times (8) with each
+# killed (SIGKILL) and started again, DFI_FLAP_ROUNDS times (6) with each
 # memif role surviving, FI_THREAD_SAFE on one, FI_THREAD_DOMAIN (lock-free)
 # on the other. In DPDK 22.11 the survivor's EAL interrupt thread unmaps the
 # rings of a dead peer (memif_disconnect()) whenever it notices; a burst under
@@ -21,7 +21,7 @@ here=$(dirname "$0")
 . "$here/harness.sh"
 
 wire_test_init "$1" "$2"
-rounds=${DFI_FLAP_ROUNDS:-8}
+rounds=${DFI_FLAP_ROUNDS:-6}
 
 # flap ROLE [-D]: the survivor holds the memif ROLE (server or client) end
 flap() {

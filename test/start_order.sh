@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The fi-dpdk authors
 #
 # Processes that start together must connect, as a launcher starts them:
-# either side first, at once or 0.5 s or 5 s apart, each run a checked RDM
+# either side first, at once or 0.5 s or 3 s apart, each run a checked RDM
 # ping-pong (test/rdm_peer.c -m pingpong: 1 B to 64 KiB, every echo compared).
 # Both sides open their endpoint at once; nothing waits for the other side's
 # port before its own starts. Over memif, a client that comes first, or that
@@ -79,7 +79,7 @@ for ((i = 1; i <= runs_at_once; i++)); do
 	# at once: which one the launcher forks first alternates
 	run "$([ $((i % 2)) -eq 0 ] && echo client || echo server)" 0 "$i"
 done
-for gap in 0.5 5; do
+for gap in 0.5 3; do
 	run server "$gap" 1
 	run client "$gap" 1
 done
