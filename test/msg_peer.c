@@ -14,6 +14,8 @@
  *   -m kill      a stream from the client until the script kills the server:
  *                the client must see FI_SHUTDOWN or error completions
  *                (within FI_DPDK_RDM_TIMEOUT_MS), and says "dead" then
+ *   -m idle      the same with nothing sent: the connection is idle when the
+ *                server dies, and must end with FI_SHUTDOWN all the same
  *
  * usage: msg_peer server -P PORT -m MODE [-n CYCLES]
  *        msg_peer client HOST -P PORT -m MODE [-n CYCLES]
@@ -381,9 +383,10 @@ kill_server(struct side *s)
 	return 0;
 }
 
-/* Client of -m kill: streams; its peer's death must end the connection. */
+/* Client of -m kill (a stream) and -m idle (nothing sent): its peer's death
+ * must end the connection. */
 static int
-kill_client(struct side *s, const char *name)
+kill_client(struct side *s, const char *name, bool idle)
 {
 	struct fi_eq_err_entry err;
 	struct fi_cq_err_entry cerr;
@@ -397,10 +400,12 @@ kill_client(struct side *s, const char *name)
 	if (!peer_check(client_connect(s, name, NULL) == 0 && connected(s, NULL),
 			"client: connected"))
 		return 1;
-	printf("streaming\n");
+	printf("%s\n", idle ? "idling" : "streaming");
 	fflush(stdout);
+	if (idle)
+		t0 = peer_now_ms();
 	for (;;) {
-		ret = fi_send(s->ep, s->tx, 1024, NULL, 0, NULL);
+		ret = idle ? -FI_EAGAIN : fi_send(s->ep, s->tx, 1024, NULL, 0, NULL);
 		if (ret == 0)
 			sent++;
 		if (ret != 0 && ret != -FI_EAGAIN && t0 == 0)
@@ -472,7 +477,7 @@ main(int argc, char **argv)
 		s.ctrl = pp_ctrl_accept(port, 30);
 		if (s.ctrl < 0 || pp_ctrl_send(s.ctrl, name, (uint32_t)len) != 0)
 			return 1;
-		if (strcmp(mode, "kill") == 0)
+		if (strcmp(mode, "kill") == 0 || strcmp(mode, "idle") == 0)
 			return kill_server(&s);
 		exchange_server(&s, cycles);
 		fi_close(&s.pep->fid);
@@ -480,8 +485,8 @@ main(int argc, char **argv)
 		s.ctrl = pp_ctrl_connect(host, port, 30);
 		if (s.ctrl < 0 || pp_ctrl_recv(s.ctrl, name, sizeof(name)) <= 0)
 			return 1;
-		if (strcmp(mode, "kill") == 0)
-			kill_client(&s, name);
+		if (strcmp(mode, "kill") == 0 || strcmp(mode, "idle") == 0)
+			kill_client(&s, name, strcmp(mode, "idle") == 0);
 		else
 			exchange_client(&s, name, cycles);
 	}

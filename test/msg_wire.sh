@@ -10,7 +10,9 @@
 #     mbufs in use on both sides are what they were after the first;
 #   kill: the client streams, the server is killed (SIGKILL) mid-stream, and
 #     the client must see FI_SHUTDOWN within the protocol's deadline
-#     (FI_DPDK_RDM_TIMEOUT_MS, 2 s here) plus margin.
+#     (FI_DPDK_RDM_TIMEOUT_MS, 2 s here) plus margin;
+#   idle: the same with nothing sent, so that only the protocol's keepalive
+#     probes of a connection's peer can see it die.
 #
 # With FAULTS (an FI_DPDK_FAULT list), every frame of both sides may be lost,
 # duplicated, reordered or corrupted: the connection manager's packets too.
@@ -45,28 +47,40 @@ check "$wire: every cycle on both sides" \
 	grep -q "^ok .*$cycles of $cycles connect" "$log.s" "$log.c"
 wire_teardown
 
-# the peer killed mid-stream
-wire_setup "$wire" || { check "$wire wire again" false; finish; exit; }
-[ "$wire" = veth ] && host=$WIRE_SERVER_IP	# a new subnet
-port=$((port + 1))
-env=(env FI_DPDK_RDM_TIMEOUT_MS=$deadline_ms)
-wire_run server "$log.ks" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal server)" \
-	"$peer" server -P "$port" -m kill
-s=$WIRE_PID
-wire_run client "$log.kc" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal client)" \
-	"$peer" client "$host" -P "$port" -m kill
-c=$WIRE_PID
-wire_wait_line "$log.kc" streaming 20
-up=$?
-check "$wire: the stream runs" test "$up" -eq 0
-[ "$up" -eq 0 ] || sed 's|^|  |' "$log.ks" "$log.kc"
-sleep 0.5
-kill -9 "$s"
-t0=$(date +%s%N)
-check "$wire: the survivor sees the connection end" wire_wait_line "$log.kc" dead 10
-echo "# $wire: $(( ($(date +%s%N) - t0) / 1000000 )) ms from the kill to FI_SHUTDOWN" \
-	"(deadline $deadline_ms ms)"
-wire_wait "$c" 20
-check "$wire: the survivor passes its checks" test $? -eq 0
-grep -hE '^(not ok|dead)' "$log.kc" | sed 's|^|  |'
+# killed MODE: the peer killed mid-stream (kill), or while the connection is
+# idle (idle: only the keepalive probes can see it go)
+killed() {
+	local mode=$1 line=streaming s c up t0
+	[ "$mode" = idle ] && line=idling
+	wire_setup "$wire" || { check "$wire wire again" false; return; }
+	[ "$wire" = veth ] && host=$WIRE_SERVER_IP	# a new subnet
+	port=$((port + 1))
+	env=(env FI_DPDK_RDM_TIMEOUT_MS=$deadline_ms)
+	wire_run server "$log.$mode.s" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal server)" \
+		"$peer" server -P "$port" -m "$mode"
+	s=$WIRE_PID
+	wire_run client "$log.$mode.c" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal client)" \
+		"$peer" client "$host" -P "$port" -m "$mode"
+	c=$WIRE_PID
+	wire_wait_line "$log.$mode.c" "$line" 20
+	up=$?
+	check "$wire/$mode: the connection is up" test "$up" -eq 0
+	[ "$up" -eq 0 ] || sed 's|^|  |' "$log.$mode.s" "$log.$mode.c"
+	sleep 0.5
+	kill -9 "$s"
+	t0=$(date +%s%N)
+	check "$wire/$mode: the survivor sees the connection end" \
+		wire_wait_line "$log.$mode.c" dead 10
+	echo "# $wire/$mode: $(( ($(date +%s%N) - t0) / 1000000 )) ms from the kill to" \
+		"FI_SHUTDOWN (deadline $deadline_ms ms)"
+	wire_wait "$c" 20
+	check "$wire/$mode: the survivor passes its checks" test $? -eq 0
+	grep -hE '^(not ok|dead)' "$log.$mode.c" | sed 's|^|  |'
+	wire_teardown
+}
+
+killed kill
+# the keepalive's loss recovery is the probes' own, which the kill above
+# exercises under FAULTS already
+[ -z "${5:-}" ] && killed idle
 finish

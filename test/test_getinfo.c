@@ -213,6 +213,9 @@ test_caps_modifier_restricts(void)
 static void
 test_caps_rma_implies_modifiers(void)
 {
+	struct fi_info *cur;
+	int n;
+
 	hints->caps = FI_RMA;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT_EQUAL(test_info_count(info), 4);	/* RDM and MSG */
@@ -221,11 +224,16 @@ test_caps_rma_implies_modifiers(void)
 	hints->caps = FI_RMA | FI_READ;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
 	CU_ASSERT((info->caps & RMA_MODS) == FI_READ);
-	/* atomics likewise: RDM only, with their modifiers, and not RMA unasked */
+	/* atomics likewise: RDM and MSG, with their modifiers, and not RMA unasked */
 	hints->caps = FI_ATOMIC;
 	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
-	CU_ASSERT_EQUAL(test_info_count(info), 2);
+	CU_ASSERT_EQUAL(test_info_count(info), 4);
 	CU_ASSERT_EQUAL(info->ep_attr->type, FI_EP_RDM);
+	for (cur = info, n = 0; cur != NULL; cur = cur->next) {
+		n += cur->ep_attr->type == FI_EP_MSG;
+		CU_ASSERT((cur->caps & (FI_ATOMIC | FI_RMA)) == FI_ATOMIC);
+	}
+	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT((info->caps & RMA_MODS) == RMA_MODS);
 	CU_ASSERT((info->caps & (FI_ATOMIC | FI_RMA)) == FI_ATOMIC);
 	CU_ASSERT((info->tx_attr->caps & FI_ATOMIC) && (info->rx_attr->caps & FI_ATOMIC));

@@ -22,6 +22,7 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
@@ -65,7 +66,8 @@ suite_init(void)
 {
 	struct fi_eq_attr eq_attr = { .wait_obj = FI_WAIT_FD };
 
-	return test_domain_open(&td, FI_EP_MSG, FI_SOCKADDR_IN, FI_MSG | FI_TAGGED | FI_RMA) != 0 ||
+	return test_domain_open(&td, FI_EP_MSG, FI_SOCKADDR_IN,
+				FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC) != 0 ||
 	       fi_domain(td.fabric, td.info, &srv_domain, NULL) != 0 ||
 	       fi_eq_open(td.fabric, &eq_attr, &eq, NULL) != 0;
 }
@@ -850,6 +852,74 @@ test_rma(void)
 	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
 }
 
+/*
+ * Atomics to the connected peer (the dest_addr argument is ignored): every
+ * kind once, the write and read counters, and a forged key that changes
+ * nothing. test_atomic.c checks every op and datatype over RDM, which shares
+ * this data path.
+ */
+static void
+test_atomic(void)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	static uint64_t region[8];
+	uint64_t add = 3, bits = 0x100, old = 0, cmp = 11, swap = 100, key, base, writes, reads;
+	struct fid_mr *mr;
+	struct fid_pep *pep;
+	struct side cli, srv;
+	size_t count = 0;
+	int ctx;
+
+	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
+	connect_pair(pep, &cli, &srv);
+	CU_ASSERT_EQUAL(fi_atomicvalid(cli.ep, FI_UINT64, FI_SUM, &count), 0);
+	CU_ASSERT(count >= 1);
+	CU_ASSERT_EQUAL(fi_fetch_atomicvalid(cli.ep, FI_UINT64, FI_SUM, &count), 0);
+	CU_ASSERT_EQUAL(fi_compare_atomicvalid(cli.ep, FI_UINT64, FI_CSWAP, &count), 0);
+	CU_ASSERT_EQUAL(fi_compare_atomicvalid(cli.ep, FI_UINT64, FI_SUM, &count),
+			-FI_EOPNOTSUPP);
+	region[2] = 5;
+	CU_ASSERT_EQUAL_FATAL(fi_mr_reg(srv_domain, region, sizeof(region),
+					FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 78, 0, &mr, NULL), 0);
+	key = fi_mr_key(mr);
+	base = (td.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uintptr_t)region : 0;
+	base += 2 * sizeof(uint64_t);
+	writes = fi_cntr_read(cli.tx_cntr);
+	CU_ASSERT_EQUAL(fi_fetch_atomic(cli.ep, &add, 1, NULL, &old, NULL, 0, base, key,
+					FI_UINT64, FI_SUM, &ctx), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli, &ctx, &e, &err), 1);
+	CU_ASSERT_EQUAL(e.flags, FI_ATOMIC | FI_READ);
+	CU_ASSERT_EQUAL(old, 5);
+	CU_ASSERT_EQUAL(region[2], 8);
+	CU_ASSERT_EQUAL(fi_atomic(cli.ep, &add, 1, NULL, 0, base, key, FI_UINT64, FI_SUM, &ctx), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli, &ctx, &e, &err), 1);
+	CU_ASSERT_EQUAL(e.flags, FI_ATOMIC | FI_WRITE);
+	CU_ASSERT_EQUAL(region[2], 11);
+	/* an inject, then a compare that sees it (FI_ORDER_ATOMIC_RAW) */
+	CU_ASSERT_EQUAL(fi_inject_atomic(cli.ep, &bits, 1, 0, base, key, FI_UINT64, FI_BOR), 0);
+	cmp = 11 | bits;
+	CU_ASSERT_EQUAL(fi_compare_atomic(cli.ep, &swap, 1, NULL, &cmp, NULL, &old, NULL, 0, base,
+					  key, FI_UINT64, FI_CSWAP, &ctx), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli, &ctx, &e, &err), 1);
+	CU_ASSERT_EQUAL(old, 11 | bits);
+	CU_ASSERT_EQUAL(region[2], 100);
+	/* the counters: fetch and compare count as reads, the others as writes */
+	reads = 2;
+	CU_ASSERT_EQUAL(fi_cntr_read(cli.tx_cntr) - writes, reads + 2);
+	/* a forged key: FI_EACCES, and not a byte changed */
+	CU_ASSERT_EQUAL(fi_atomic(cli.ep, &add, 1, NULL, 0, base, key ^ 0x40, FI_UINT64, FI_SUM,
+				  &ctx), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli, &ctx, &e, &err), -FI_EAVAIL);
+	CU_ASSERT_EQUAL(err.err, FI_EACCES);
+	CU_ASSERT_EQUAL(region[2], 100);
+	CU_ASSERT(region[0] == 0 && region[1] == 0 && region[3] == 0);
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+	side_close(&cli);
+	side_close(&srv);
+	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
+}
+
 /* FI_WAIT_FD: the fd polls readable once fi_trywait() says events wait. */
 static void
 test_eq_fd(void)
@@ -931,6 +1001,7 @@ static CU_TestInfo msg_tests[] = {
 	{ "messages, tagged, CQ data, inject, multi-recv, counters, cancel", test_data },
 	{ "selective completion, delivery complete", test_completions },
 	{ "RMA write and read with the MR key", test_rma },
+	{ "atomics: fetch, plain, inject, compare, forged key", test_atomic },
 	{ "FI_WAIT_FD with epoll and fi_trywait", test_eq_fd },
 	{ "100 connect, transfer, shutdown cycles", test_cycles },
 	CU_TEST_INFO_NULL,

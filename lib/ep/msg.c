@@ -27,6 +27,7 @@
 #include "eq.h"
 #include "pep.h"
 #include "rdm.h"
+#include "rdm_atomic.h"
 
 enum msg_state {
 	MSG_IDLE,		/* neither connect nor accept yet */
@@ -79,6 +80,21 @@ msg_event(struct dfi_msg_cm *cm, uint32_t event, const void *data, size_t len)
 	dfi_eq_post(cm->ep->eq, event, &ev, sizeof(ev.entry) + len, NULL);
 }
 
+/*
+ * The connection's peer takes posts (on) or no longer does; while it does,
+ * the reliable protocol watches it even when idle, so that its death ends
+ * the connection (FI_SHUTDOWN) within FI_DPDK_RDM_TIMEOUT_MS.
+ */
+static void
+msg_peer_use(struct dfi_msg_cm *cm, bool on)
+{
+	struct dfi_rdm *r = rdm_of(cm->ep);
+
+	r->peer = on ? r->bound : NULL;
+	if (r->bound != NULL)
+		rdm_peer_watch(r, r->bound, on);
+}
+
 /* The connection failed or ended abnormally: an error entry, err positive. */
 static void
 msg_error(struct dfi_msg_cm *cm, int err, const void *data, size_t len)
@@ -94,7 +110,7 @@ msg_error(struct dfi_msg_cm *cm, int err, const void *data, size_t len)
 	e.err_data_size = len;
 	dfi_eq_post(cm->ep->eq, 0, NULL, 0, &e);
 	cm->state = MSG_DOWN;
-	rdm_of(cm->ep)->peer = NULL;
+	msg_peer_use(cm, false);
 }
 
 /* -- packets -- */
@@ -149,10 +165,8 @@ msg_start(struct dfi_msg_cm *cm, uint8_t state)
 static void
 msg_connected(struct dfi_msg_cm *cm, const void *data, size_t len)
 {
-	struct dfi_rdm *r = rdm_of(cm->ep);
-
 	cm->state = MSG_CONNECTED;
-	r->peer = r->bound;
+	msg_peer_use(cm, true);
 	msg_event(cm, FI_CONNECTED, data, len);
 }
 
@@ -227,7 +241,7 @@ msg_rx_cm(struct dfi_msg_cm *cm, struct rte_mbuf *m)
 		msg_send(cm, DFI_PKT_CM_DISC_ACK, &src, c.src_inc, cm->conn_id, 0, NULL, 0);
 		if (cm->state == MSG_CONNECTED || cm->state == MSG_ACCEPTING) {
 			cm->state = MSG_DOWN;
-			r->peer = NULL;
+			msg_peer_use(cm, false);
 			msg_event(cm, FI_SHUTDOWN, NULL, 0);
 		}
 		break;
@@ -315,7 +329,7 @@ msg_peer_lost(struct dfi_ep *ep, struct rdm_peer *peer, int err)
 		return;
 	DFI_INFO(FI_LOG_EP_CTRL, "connection %u lost: %s", cm->conn_id, fi_strerror(err));
 	cm->state = MSG_DOWN;
-	r->peer = NULL;
+	msg_peer_use(cm, false);
 	msg_event(cm, FI_SHUTDOWN, NULL, 0);
 }
 
@@ -514,7 +528,7 @@ msg_shutdown_cm(struct fid_ep *ep_fid, uint64_t flags)
 	case MSG_CONNECTED:
 	case MSG_ACCEPTING:
 		/* nothing more may be posted; what is under way goes on */
-		rdm_of(ep)->peer = NULL;
+		msg_peer_use(cm, false);
 		msg_start(cm, MSG_DISCONNECTING);
 		break;
 	case MSG_CONNECTING:
@@ -580,5 +594,6 @@ const struct dfi_ep_type_ops dfi_msg_ops = {
 	.msg = &rdm_msg_ops,
 	.tagged = &rdm_tagged_ops,
 	.rma = &rdm_rma_ops,
+	.atomic = &rdm_atomic_ops,
 	.cm = &msg_cm_ops,
 };

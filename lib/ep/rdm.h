@@ -190,6 +190,7 @@ struct rdm_peer {
 	bool ack_owed;
 	bool ack_now;			/* the sender waits on an acknowledgement */
 	bool closing;			/* our CLOSE is not answered yet */
+	bool watched;			/* kept connected and probed while idle (FI_EP_MSG) */
 	uint16_t rx_unacked;		/* packets taken since our last acknowledgement */
 	uint32_t ack_call;		/* the progress call that made the ack owed */
 	uint32_t next_rma_seq;		/* our next RMA operation to it */
@@ -386,6 +387,13 @@ void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, u
 
 /** Timers, transmissions and acknowledgements owed; then flushes the port. */
 void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/**
+ * Watches a peer even while nothing is under way with it (on), or stops:
+ * it is connected to at once, probed every keepalive while silent, and
+ * failed (peer_lost) when silent past the deadline, as a busy peer is.
+ */
+void rdm_peer_watch(struct dfi_rdm *r, struct rdm_peer *p, bool on);
 
 /** The endpoint closes: drops what is under way and takes leave of the peers. */
 void rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r);

@@ -206,6 +206,14 @@ peer_activate(struct dfi_rdm *r, struct rdm_peer *p)
 	r->active = p;
 }
 
+void
+rdm_peer_watch(struct dfi_rdm *r, struct rdm_peer *p, bool on)
+{
+	p->watched = on;
+	if (on)
+		peer_activate(r, p);
+}
+
 /* -- integrity -- */
 
 static bool
@@ -637,6 +645,14 @@ peer_busy(const struct rdm_peer *p)
 	return p->ops_head != NULL || p->in.active || p->snd_una != p->snd_nxt;
 }
 
+/* Its death must be seen: something is under way with it, or it is a
+ * connection's one peer, whose death ends the connection even when idle. */
+static bool
+peer_watched(const struct rdm_peer *p)
+{
+	return p->watched || peer_busy(p);
+}
+
 /* The connection is over: fails what was under way (err positive) and forgets it. */
 static void
 peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, const char *why,
@@ -657,6 +673,7 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 	}
 	p->ops_tail = NULL;
 	p->seg_op = NULL;
+	p->watched = false;
 	rdm_msg_peer_lost(ep, r, p, err);
 	peer_reset_windows(r, p);
 	(*count)++;
@@ -1301,9 +1318,13 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 {
 	uint64_t pto = pto_now(r, p);
 
-	if (p->state == RDM_PEER_IDLE)
+	if (p->state == RDM_PEER_IDLE) {
+		/* a connection's peer is reached at once, so that probes may ask it */
+		if (p->watched)
+			connect_peer(ep, r, p);
 		return true;
-	if (peer_busy(p) && r->now - p->last_heard > r->timeout) {
+	}
+	if (peer_watched(p) && r->now - p->last_heard > r->timeout) {
 		/* a link still down is the likelier reason, and the more useful one */
 		if (dfi_port_link_up(ep->sink.port))
 			peer_fail(ep, r, p, FI_ETIMEDOUT, "silent past the deadline",
@@ -1333,9 +1354,10 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	    r->now - RTE_MAX(p->last_tx_tsc, p->ack_tsc) > pto)
 		probe(ep, r, p);
 	/* waiting on the other side with nothing in flight (a delivery notice,
-	 * a message's rest): ask now and then whether it is still there, so
-	 * that its death is seen; its own probes repair its losses */
-	if (peer_busy(p) && p->snd_una == p->snd_nxt && r->now - p->last_heard > r->keepalive &&
+	 * a message's rest), or connected to it and idle: ask now and then
+	 * whether it is still there, so that its death is seen; its own probes
+	 * repair its losses */
+	if (peer_watched(p) && p->snd_una == p->snd_nxt && r->now - p->last_heard > r->keepalive &&
 	    r->now - p->last_probe > r->keepalive) {
 		p->last_probe = r->now;
 		send_ack(ep, r, p, DFI_RDM_F_PROBE);
@@ -1389,7 +1411,7 @@ rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
 				send_ack(ep, r, p, 0);
 			}
 		}
-		if (!peer_busy(p) && !p->ack_owed && p->state != RDM_PEER_CONNECTING) {
+		if (!peer_watched(p) && !p->ack_owed && p->state != RDM_PEER_CONNECTING) {
 			*pp = p->next_active;
 			p->active = false;
 			continue;

@@ -52,7 +52,7 @@
 				 FI_TRIGGER)
 /* FI_EP_MSG: RDM's data path to the one connected peer; no AV, so no
  * source addresses or directed receives */
-#define DFI_MSG_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | DFI_MSG_MODS | DFI_RMA_MODS | \
+#define DFI_MSG_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | DFI_MSG_MODS | DFI_RMA_MODS | \
 				 FI_MULTI_RECV | FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM)
 #define DFI_DGRAM_CAPS		(FI_MSG | DFI_MSG_MODS | FI_SOURCE | FI_LOCAL_COMM | \
 				 FI_REMOTE_COMM | FI_SHARED_AV)

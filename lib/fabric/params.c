@@ -67,7 +67,8 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 	[DFI_PARAM_RDM_TIMEOUT_MS] = {
 		"rdm_timeout_ms", FI_PARAM_INT,
 		"Milliseconds a peer may stay silent while operations with it are "
-		"under way before they fail with FI_ETIMEDOUT (default 30000)."
+		"under way (FI_EP_MSG: while connected) before they fail with "
+		"FI_ETIMEDOUT (default 30000)."
 	},
 	[DFI_PARAM_RDM_PTO_MIN_US] = {
 		"rdm_pto_min_us", FI_PARAM_INT,
