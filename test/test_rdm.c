@@ -713,6 +713,21 @@ test_peer_close(void)
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
 }
 
+/* A parameter the endpoint refuses: -FI_EINVAL from fi_endpoint, with what
+ * it had set up freed (the ASan run's leak check), and the next one opens. */
+static void
+test_bad_window(void)
+{
+	struct fid_ep *ep = NULL;
+
+	setenv("FI_DPDK_RDM_WINDOW", "100", 1);
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, td.info, &ep, NULL), -FI_EINVAL);
+	CU_ASSERT_PTR_NULL(ep);
+	unsetenv("FI_DPDK_RDM_WINDOW");
+	CU_ASSERT_EQUAL_FATAL(fi_endpoint(td.domain, td.info, &ep, NULL), 0);
+	CU_ASSERT_EQUAL(fi_close(&ep->fid), 0);
+}
+
 static CU_TestInfo rdm_tests[] = {
 	{ "every size to 3 MiB, data and source checked", test_sizes_up_to_big },
 	{ "tag and ignore matching, tagged and untagged apart", test_tagged_matching },
@@ -728,6 +743,7 @@ static CU_TestInfo rdm_tests[] = {
 	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
 	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },
 	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
+	{ "a window not a power of 2 is refused, and nothing kept", test_bad_window },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1271,6 +1271,22 @@ bundle_pool_create(struct dfi_ep *ep, struct dfi_rdm *r)
 	return 0;
 }
 
+/* Frees what rdm_init() allocated, as far as it got. */
+static void
+rdm_release(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	rdm_conn_fini(ep, r);
+	free(r->ops);
+	free(r->inject_bufs);
+	rdm_atomic_fini(r);
+	free(r->rxs);
+	free(r->uxs);
+	rte_mempool_free(r->bundle_pool);
+	rdm_trig_fini(r);
+	free(r);
+	ep->priv = NULL;
+}
+
 static int
 rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 {
@@ -1288,14 +1304,15 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	TAILQ_INIT(&r->posted_tag);
 	if (timeout_ms < 0 || pto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
-		return -FI_EINVAL;
+		ret = -FI_EINVAL;
+		goto err;
 	}
 	ret = crc_wanted(ep, &r->crc);
 	if (ret != 0)
-		return ret;
+		goto err;
 	ret = rdm_conn_init(ep, r);
 	if (ret != 0)
-		return ret;
+		goto err;
 	r->window = (uint32_t)window;
 	r->timeout = r->hz * (uint64_t)timeout_ms / 1000;
 	r->pto_min = r->hz * (uint64_t)pto_us / 1000000;
@@ -1311,8 +1328,10 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	r->eager_max = RTE_MIN(r->ux_budget * r->seg_max / 4, (uint32_t)(256 << 10));
 	r->rx_held_max = dfi_port_pool_size(ep->sink.port) / 4;
 	ep->min_multi_recv = MIN_MULTI_RECV;
-	if (r->seg_size == 0)
-		return -FI_EINVAL;
+	if (r->seg_size == 0) {
+		ret = -FI_EINVAL;
+		goto err;
+	}
 	/* the packets carry their own CRC: no UDP checksum in software */
 	ep->sink.no_sw_udp_cksum = r->crc;
 	/* a delivery notice may be owed for every posted receive */
@@ -1321,8 +1340,10 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	r->inject_bufs = calloc(nb_ops, RTE_MAX(ep->inject_size, (size_t)1));
 	r->rxs = calloc(ep->rx_size, sizeof(*r->rxs));
 	r->uxs = calloc(ep->rx_size, sizeof(*r->uxs));
-	if (r->ops == NULL || r->inject_bufs == NULL || r->rxs == NULL || r->uxs == NULL)
-		return -FI_ENOMEM;
+	if (r->ops == NULL || r->inject_bufs == NULL || r->rxs == NULL || r->uxs == NULL) {
+		ret = -FI_ENOMEM;
+		goto err;
+	}
 	for (i = nb_ops; i > 0; i--)
 		op_free(r, &r->ops[i - 1]);
 	for (i = (uint32_t)ep->rx_size; i > 0; i--) {
@@ -1332,7 +1353,13 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	}
 	ret = bundle_pool_create(ep, r);
 	ret = ret != 0 ? ret : rdm_atomic_init(ep, r, nb_ops);
-	return ret != 0 ? ret : rdm_trig_init(ep, r);
+	ret = ret != 0 ? ret : rdm_trig_init(ep, r);
+	if (ret != 0)
+		goto err;
+	return 0;
+err:
+	rdm_release(ep, r);
+	return ret;
 }
 
 static int
@@ -1373,15 +1400,7 @@ rdm_fini(struct dfi_ep *ep)
 		 r->stats.tx_spurious, r->stats.rx_pkts, r->stats.rx_dup, r->stats.rx_bad_crc,
 		 r->stats.msgs_sent, r->stats.msgs_received, r->stats.acks_sent,
 		 r->stats.rnr_sent, r->stats.rnr_received, r->stats.rescues);
-	free(r->ops);
-	free(r->inject_bufs);
-	rdm_atomic_fini(r);
-	free(r->rxs);
-	free(r->uxs);
-	rte_mempool_free(r->bundle_pool);
-	rdm_trig_fini(r);
-	free(r);
-	ep->priv = NULL;
+	rdm_release(ep, r);
 }
 
 static void
