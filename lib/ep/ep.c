@@ -20,7 +20,9 @@
 #include "cq.h"
 #include "domain.h"
 #include "ep.h"
+#include "ep_layer.h"
 #include "ep_stubs.h"
+#include "pep.h"
 #include "eq.h"
 #include "getinfo.h"
 #include "info.h"
@@ -623,7 +625,7 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 		ret = ep_src_port(domain, info, &port);
 	if (ret != 0)
 		return ret;
-	ep = calloc(1, sizeof(*ep));
+	ep = dfi_ep_zalloc(sizeof(*ep));
 	if (ep == NULL)
 		return -FI_ENOMEM;
 	ep->domain = domain;
@@ -668,4 +670,33 @@ err_detach:
 err_free:
 	free(ep);
 	return ret;
+}
+
+/* -- what lib/fabric calls up into (ep_layer.h) -- */
+
+static void
+layer_progress(struct dfi_ep *ep)
+{
+	dfi_ep_progress(ep);
+}
+
+static void
+layer_rescue(struct dfi_ep *ep)
+{
+	dfi_ep_rescue(ep);
+}
+
+static bool
+layer_urgent(const struct dfi_ep *ep)
+{
+	return ep->urgent;
+}
+
+RTE_INIT(dfi_ep_layer_register)
+{
+	dfi_ep_layer.endpoint = dfi_endpoint;
+	dfi_ep_layer.passive_ep = dfi_passive_ep;
+	dfi_ep_layer.progress = layer_progress;
+	dfi_ep_layer.rescue = layer_rescue;
+	dfi_ep_layer.urgent = layer_urgent;
 }

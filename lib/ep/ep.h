@@ -15,8 +15,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <rdma/fi_endpoint.h>
+
+#include <rte_common.h>
 
 #include "fi_ext_dpdk.h"
 
@@ -168,5 +172,19 @@ void dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
 extern const struct dfi_ep_type_ops dfi_dgram_ops;
 extern const struct dfi_ep_type_ops dfi_rdm_ops;
 extern const struct dfi_ep_type_ops dfi_msg_ops;
+
+/**
+ * A zeroed endpoint or passive endpoint: they hold a sink, whose route is
+ * cache-line aligned, and calloc() aligns to 16 bytes only. Freed with free().
+ */
+static inline void *
+dfi_ep_zalloc(size_t size)
+{
+	void *p = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE));
+
+	if (p != NULL)
+		memset(p, 0, size);
+	return p;
+}
 
 #endif /* _DFI_EP_H_ */

@@ -565,7 +565,7 @@ dfi_passive_ep(struct fid_fabric *fabric_fid, struct fi_info *info, struct fid_p
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_passive_ep: an FI_EP_MSG info of fi_getinfo() needed");
 		return -FI_EINVAL;
 	}
-	pep = calloc(1, sizeof(*pep));
+	pep = dfi_ep_zalloc(sizeof(*pep));
 	if (pep == NULL)
 		return -FI_ENOMEM;
 	TAILQ_INIT(&pep->reqs);

@@ -22,7 +22,6 @@
 #include "dfi.h"
 #include "cq.h"
 #include "domain.h"
-#include "ep.h"
 #include "stubs.h"
 #include "waitset.h"
 

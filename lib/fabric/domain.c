@@ -17,7 +17,7 @@
 #include "cntr.h"
 #include "cq.h"
 #include "domain.h"
-#include "ep.h"
+#include "ep_layer.h"
 #include "params.h"
 #include "pollset.h"
 #include "queue.h"
@@ -76,6 +76,13 @@ static struct fi_ops dfi_domain_fi_ops = {
 	.ops_set = dfi_no_ops_set,
 };
 
+static int
+domain_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+		void *context)
+{
+	return dfi_ep_layer.endpoint(domain, info, ep, context);
+}
+
 /* fi_endpoint2(): without flags, fi_endpoint(); FI_PEER endpoints are not offered. */
 static int
 domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
@@ -83,7 +90,7 @@ domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep 
 {
 	if (flags != 0)
 		return -FI_ENOSYS;
-	return dfi_endpoint(domain, info, ep, context);
+	return domain_endpoint(domain, info, ep, context);
 }
 
 /*
@@ -121,7 +128,7 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.size = sizeof(struct fi_ops_domain),
 	.av_open = dfi_av_open,
 	.cq_open = dfi_cq_open,
-	.endpoint = dfi_endpoint,
+	.endpoint = domain_endpoint,
 	.scalable_ep = dfi_no_scalable_ep,
 	.cntr_open = dfi_cntr_open,
 	.poll_open = dfi_poll_open,

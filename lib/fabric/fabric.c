@@ -15,7 +15,7 @@
 #include "eq.h"
 #include "fabric.h"
 #include "params.h"
-#include "pep.h"
+#include "ep_layer.h"
 #include "stubs.h"
 #include "waitset.h"
 
@@ -40,10 +40,17 @@ static struct fi_ops dfi_fabric_fi_ops = {
 	.ops_set = dfi_no_ops_set,
 };
 
+static int
+fabric_passive_ep(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
+		  void *context)
+{
+	return dfi_ep_layer.passive_ep(fabric, info, pep, context);
+}
+
 static struct fi_ops_fabric dfi_fabric_ops = {
 	.size = sizeof(struct fi_ops_fabric),
 	.domain = dfi_domain_open,
-	.passive_ep = dfi_passive_ep,
+	.passive_ep = fabric_passive_ep,
 	.eq_open = dfi_eq_open,
 	.wait_open = dfi_wait_open,
 	.trywait = fabric_trywait,

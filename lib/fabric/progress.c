@@ -11,7 +11,7 @@
 
 #include "dfi.h"
 #include "domain.h"
-#include "ep.h"
+#include "ep_layer.h"
 #include "progress.h"
 
 int
@@ -31,8 +31,8 @@ dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 	/* urgent endpoints first, so that their frames leave before the others'
 	 * in every pass; each after the last of its kind */
 	at = p->nb_eps;
-	if (ep->urgent)
-		for (at = 0; at < p->nb_eps && p->eps[at]->urgent; at++)
+	if (dfi_ep_layer.urgent(ep))
+		for (at = 0; at < p->nb_eps && dfi_ep_layer.urgent(p->eps[at]); at++)
 			;
 	if (p->nb_eps > 0) {
 		memcpy(eps, p->eps, sizeof(*eps) * at);
@@ -70,7 +70,7 @@ dfi_progress_run(struct dfi_progress *p)
 	uint32_t i;
 
 	for (i = 0; i < p->nb_eps; i++)
-		dfi_ep_progress(p->eps[i]);
+		dfi_ep_layer.progress(p->eps[i]);
 }
 
 int
@@ -90,7 +90,7 @@ dfi_progress_rescue(struct dfi_progress *p)
 	uint32_t i;
 
 	for (i = 0; i < p->nb_eps; i++)
-		dfi_ep_rescue(p->eps[i]);
+		dfi_ep_layer.rescue(p->eps[i]);
 }
 
 void

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * The endpoint layer (lib/ep) as the layer below it sees it: what fabrics,
+ * domains, CQs and counters call up into, through function pointers that
+ * lib/ep registers when the provider is loaded (a constructor, as DPDK's
+ * drivers register with their bus), so that lib/fabric includes no header
+ * of lib/ep.
+ */
+
+#ifndef _DFI_EP_LAYER_H_
+#define _DFI_EP_LAYER_H_
+
+#include <stdbool.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_endpoint.h>
+
+struct dfi_ep;
+
+struct dfi_ep_layer {
+	/** fi_endpoint() on one of our domains */
+	int (*endpoint)(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
+			void *context);
+	/** fi_passive_ep() on one of our fabrics */
+	int (*passive_ep)(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
+			  void *context);
+	/** progresses an endpoint (manual progress); the domain lock is held */
+	void (*progress)(struct dfi_ep *ep);
+	/** the domain's watchdog looks at an endpoint; the domain lock is held */
+	void (*rescue)(struct dfi_ep *ep);
+	/** whether an endpoint's traffic class is progressed before the others' */
+	bool (*urgent)(const struct dfi_ep *ep);
+};
+
+/** What lib/ep registered; every member is set before the first fi_getinfo(). */
+extern struct dfi_ep_layer dfi_ep_layer;
+
+#endif /* _DFI_EP_LAYER_H_ */
