@@ -25,10 +25,12 @@ bound=$((16 + 20 + sleep_s * 100))
 port=$((47500 + RANDOM % 90))
 
 wire_setup memif || { check "memif wire" false; finish; exit; }
-wire_run server "$tmp/s" env FI_DPDK_RDM_TIMEOUT_MS=30000 FI_DPDK_EAL_ARGS="$(wire_eal server)" \
+# the ports' and memif's own lines (info) go to the logs, shown if it fails
+logs="--log-level=info --log-level=dfi.*:info --log-level=pmd.net.memif:info"
+wire_run server "$tmp/s" env FI_DPDK_RDM_TIMEOUT_MS=30000 FI_DPDK_EAL_ARGS="$(wire_eal server) $logs" \
 	"$peer" server -P "$port" -m sleep -n 400000
 s=$WIRE_PID
-wire_run client "$tmp/c" env FI_DPDK_RDM_TIMEOUT_MS=30000 FI_DPDK_EAL_ARGS="$(wire_eal client)" \
+wire_run client "$tmp/c" env FI_DPDK_RDM_TIMEOUT_MS=30000 FI_DPDK_EAL_ARGS="$(wire_eal client) $logs" \
 	"$peer" client 127.0.0.1 -P "$port" -m sleep -n 400000
 c=$WIRE_PID
 check "the stream runs" wire_wait_line "$tmp/c" streaming 20
@@ -37,10 +39,17 @@ kill -STOP "$s"
 sleep "$sleep_s"
 kill -CONT "$s"
 wire_wait "$c" 120
-check "the client passes its checks: nothing failed, nobody given up" test $? -eq 0
+rc=$?
+check "the client passes its checks: nothing failed, nobody given up" test $rc -eq 0
 wire_wait "$s" 20
-check "the server passes its checks: every message arrived, in order, bit-exact" test $? -eq 0
+rs=$?
+check "the server passes its checks: every message arrived, in order, bit-exact" test $rs -eq 0
 grep -hE '^(not ok|# )' "$tmp/c" "$tmp/s" | sed 's|^|  |'
+if [ $rc -ne 0 ] || [ $rs -ne 0 ]; then
+	# what the ports and memif said, for the reader of a failure
+	grep -hE 'DFI_NET|memif' "$tmp/s" | tail -n 20 | sed 's|^|#   server: |'
+	grep -hE 'DFI_NET|memif' "$tmp/c" | tail -n 20 | sed 's|^|#   client: |'
+fi
 stall=$(grep -hoE 'longest stall [0-9]+ ms, [0-9]+ probes' "$tmp/c")
 ms=$(grep -oE '[0-9]+ ms' <<<"$stall" | grep -oE '[0-9]+')
 probes=$(grep -oE '[0-9]+ probes' <<<"$stall" | grep -oE '[0-9]+')
