@@ -448,6 +448,11 @@ stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 			done++;
 			if (watch)
 				stall_note(p);
+			if (watch && done == 1) {
+				/* the server has one: the wire is up, it may be stopped now */
+				printf("flowing\n");
+				fflush(stdout);
+			}
 		} else if (n == -FI_EAVAIL) {
 			*err_out = err.err;
 			s = container_of((struct fi_context *)err.op_context, struct tx_slot, ctx);
