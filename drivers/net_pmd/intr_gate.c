@@ -235,7 +235,9 @@ dfi_intr_gate_add(struct dfi_port_rt *rt)
 	int ret = 0;
 
 	pthread_mutex_lock(&gate.mtx);
-	if (gate.ih == NULL)
+	if (gate.nb_ports == RTE_DIM(gate.ports))
+		ret = -FI_ENOSPC;	/* a port is added once: never with DPDK's port limit */
+	else if (gate.ih == NULL)
 		ret = gate_install();
 	if (ret == 0) {
 		/* the thread may be out of the gate now: closed until it parks */
