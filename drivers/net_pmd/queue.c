@@ -462,12 +462,11 @@ out:
 	return ret;
 }
 
+/* What the port did, for the log at its end. */
 static void
-port_halt(struct dfi_port *port)
+port_stats_log(struct dfi_port *port)
 {
-	struct dfi_port_rt *rt = port->rt;
 	struct dfi_port_stats st;
-	int ret;
 
 	dfi_port_stats_read(port, &st);
 	NET_LOG(INFO, "%s: received %" PRIu64 " (foreign %" PRIu64 ", bad %" PRIu64
@@ -477,6 +476,15 @@ port_halt(struct dfi_port *port)
 		st.rx_pkts, st.rx_foreign, st.rx_bad, st.rx_no_sink, st.rx_backlog_full,
 		st.arp_rx, st.tx_pkts, st.tx_loopback, st.arp_tx, st.tx_link_down,
 		st.tx_close_dropped);
+}
+
+static void
+port_halt(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	int ret;
+
+	port_stats_log(port);
 	ret = rt->pmd_started ? rte_eth_dev_stop(port->port_id) : 0;
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
@@ -571,6 +579,9 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		return;
 	/* An application's EAL may be gone already (rte_eal_cleanup() before
 	 * exit): its ports and memory are its own to release. */
+	/* the application's ports stay its own: what they did is logged all the same */
+	if (!own_eal && rt->started)
+		port_stats_log(port);
 	/* memif stops and closes in the interrupt thread's way */
 	held = own_eal && rt->gated && dfi_intr_gate_hold();
 	if (own_eal && rt->started)
