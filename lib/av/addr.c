@@ -212,6 +212,16 @@ dfi_addr_write(uint32_t format, const struct dfi_addr *a, void *buf, size_t len)
 	return n;
 }
 
+int
+dfi_addr_name(uint32_t format, const struct dfi_addr *a, void *addr, size_t *addrlen)
+{
+	size_t len = dfi_addr_write(format, a, addr, *addrlen);
+	int ret = len > *addrlen ? -FI_ETOOSMALL : 0;
+
+	*addrlen = len;
+	return ret;
+}
+
 void *
 dfi_addr_encode(uint32_t format, const struct dfi_addr *a, size_t *addrlen)
 {

@@ -82,6 +82,14 @@ size_t dfi_addr_len(uint32_t format, const struct dfi_addr *a);
 size_t dfi_addr_write(uint32_t format, const struct dfi_addr *a, void *buf, size_t len);
 
 /**
+ * fi_getname() and fi_getpeer()'s answer: a in the form of format into addr,
+ * truncated to *addrlen bytes; *addrlen becomes the length it needs.
+ *
+ * @return 0, or -FI_ETOOSMALL when it did not fit.
+ */
+int dfi_addr_name(uint32_t format, const struct dfi_addr *a, void *addr, size_t *addrlen);
+
+/**
  * Allocates a in the form of format.
  *
  * @return the allocation (free() it), or NULL when out of memory or when a

@@ -140,18 +140,11 @@ dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct dfi_ep *ep = ep_of(fid);
 	struct dfi_addr a;
-	size_t len;
 
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
 		return -FI_EINVAL;
 	dfi_ep_self(ep, &a);
-	len = dfi_addr_write(ep->addr_format, &a, addr, *addrlen);
-	if (len > *addrlen) {
-		*addrlen = len;
-		return -FI_ETOOSMALL;
-	}
-	*addrlen = len;
-	return 0;
+	return dfi_addr_name(ep->addr_format, &a, addr, addrlen);
 }
 
 /* Another port number, before the endpoint is enabled. */

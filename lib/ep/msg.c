@@ -549,7 +549,6 @@ msg_getpeer(struct fid_ep *ep_fid, void *addr, size_t *addrlen)
 {
 	struct dfi_ep *ep = msg_ep_of(ep_fid);
 	struct dfi_addr a;
-	size_t len;
 	int ret = 0;
 
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
@@ -562,10 +561,7 @@ msg_getpeer(struct fid_ep *ep_fid, void *addr, size_t *addrlen)
 	dfi_domain_unlock(ep->domain);
 	if (ret != 0)
 		return ret;
-	len = dfi_addr_write(ep->addr_format, &a, addr, *addrlen);
-	ret = len > *addrlen ? -FI_ETOOSMALL : 0;
-	*addrlen = len;
-	return ret;
+	return dfi_addr_name(ep->addr_format, &a, addr, addrlen);
 }
 
 static struct fi_ops_cm msg_cm_ops = {

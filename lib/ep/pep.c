@@ -356,20 +356,13 @@ pep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
 	struct dfi_pep *pep = pep_of(fid);
 	struct dfi_addr a;
-	size_t len;
 
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
 		return -FI_EINVAL;
 	pthread_mutex_lock(&cm_lock);
 	dfi_port_addr(pep->port, pep->format, pep->udp_port, &a);
 	pthread_mutex_unlock(&cm_lock);
-	len = dfi_addr_write(pep->format, &a, addr, *addrlen);
-	if (len > *addrlen) {
-		*addrlen = len;
-		return -FI_ETOOSMALL;
-	}
-	*addrlen = len;
-	return 0;
+	return dfi_addr_name(pep->format, &a, addr, addrlen);
 }
 
 /* An address of the port: its service is where fi_listen() will listen. */
