@@ -35,7 +35,8 @@ dpdk_rundir_undo_on_exit() {
 	[ -d "$made" ] && return 0
 	[ -d /var/run/dpdk ] || made="$made /var/run/dpdk"
 	# shellcheck disable=SC2064
-	trap "rmdir $made 2>/dev/null" EXIT
+	# a directory someone else took away already is no failure of the script
+	trap "rmdir $made 2>/dev/null || true" EXIT
 }
 
 DEB_PACKAGES=(
