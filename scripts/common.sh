@@ -34,8 +34,8 @@ dpdk_rundir_undo_on_exit() {
 	local made=/var/run/dpdk/rte
 	[ -d "$made" ] && return 0
 	[ -d /var/run/dpdk ] || made="$made /var/run/dpdk"
-	# shellcheck disable=SC2064
 	# a directory someone else took away already is no failure of the script
+	# shellcheck disable=SC2064
 	trap "rmdir $made 2>/dev/null || true" EXIT
 }
 
