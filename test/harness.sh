@@ -40,8 +40,10 @@ WIRE_NS_C=
 WIRE_SERVER_IP=
 WIRE_CLIENT_IP=
 # --no-shconf: no runtime files (config, fbarrays: megabytes) behind the
-# --file-prefix directory, which EAL still creates and teardown removes
-WIRE_EAL_COMMON="--no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=notice"
+# --file-prefix directory, which EAL still creates and teardown removes; set
+# in the environment to debug, e.g. with "--log-level=info --log-level=dfi.*:info"
+# for the ports' counters and the interrupt gate's windows at the end
+WIRE_EAL_COMMON=${WIRE_EAL_COMMON:-"--no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=notice"}
 WIRE_CLEANUPS=()
 
 wire_on_exit() {

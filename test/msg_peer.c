@@ -10,7 +10,11 @@
  *   -m exchange  a request rejected with CM data, one accepted with CM data
  *                both ways, a message each way, fi_shutdown; then -n
  *                connect / transfer / shutdown cycles, the port's mbufs in
- *                use counted before and after
+ *                use counted before and after. In each cycle the two sides
+ *                meet over the control connection as soon as they are
+ *                connected, neither calling into libfabric meanwhile (as
+ *                fabtests' ft_sync does): the client's last handshake packet
+ *                must have left with the call that reported FI_CONNECTED
  *   -m kill      a stream from the client until the script kills the server:
  *                the client must see FI_SHUTDOWN or error completions
  *                (within FI_DPDK_RDM_TIMEOUT_MS), and says "dead" then
@@ -300,8 +304,8 @@ exchange_server(struct side *s, int cycles)
 	pp_ctrl_sync(s->ctrl);
 	/* the cycles */
 	for (i = 0; i < cycles; i++) {
-		if (!server_accept(s, NULL, NULL) || transfer(s, 64, (uint32_t)i) != 0 ||
-		    !server_shutdown(s))
+		if (!server_accept(s, NULL, NULL) || pp_ctrl_sync(s->ctrl) != 0 ||
+		    transfer(s, 64, (uint32_t)i) != 0 || !server_shutdown(s))
 			break;
 		ok++;
 	}
@@ -346,7 +350,8 @@ exchange_client(struct side *s, const char *name, int cycles)
 	t0 = peer_now_ms();
 	for (i = 0; i < cycles; i++) {
 		if (client_connect(s, name, NULL) != 0 || !connected(s, NULL) ||
-		    transfer(s, 64, (uint32_t)i) != 0 || fi_shutdown(s->ep, 0) != 0)
+		    pp_ctrl_sync(s->ctrl) != 0 || transfer(s, 64, (uint32_t)i) != 0 ||
+		    fi_shutdown(s->ep, 0) != 0)
 			break;
 		/* our DISC is answered before the next connection */
 		while (eq_wait(s, &event, &ev, &err, 1) != -FI_ETIMEDOUT)

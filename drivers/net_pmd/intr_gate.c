@@ -33,8 +33,8 @@
 #include "net_log.h"
 #include "queue.h"
 
-/* How long a hold waits for the thread to come back to the gate. */
-#define HOLD_WAIT_MS		100
+/* How long a hold, or a send, waits for the thread to come back to the gate. */
+#define GATE_WAIT_MS		100
 /* Spins on a burst under way before the window yields the CPU to it. */
 #define BUSY_SPINS		1024
 
@@ -302,7 +302,7 @@ dfi_intr_gate_hold(void)
 		return false;
 	}
 	gate.holds++;
-	deadline_after(&until, HOLD_WAIT_MS);
+	deadline_after(&until, GATE_WAIT_MS);
 	while (!gate.parked && ret != ETIMEDOUT)
 		ret = pthread_cond_timedwait(&gate.cond, &gate.mtx, &until);
 	parked = gate.parked;
@@ -319,4 +319,28 @@ dfi_intr_gate_release(void)
 	gate.holds--;
 	pthread_cond_broadcast(&gate.cond);
 	pthread_mutex_unlock(&gate.mtx);
+}
+
+bool
+dfi_intr_gate_wait(struct dfi_port_rt *rt)
+{
+	uint64_t deadline;
+	uint32_t spins;
+
+	/* the thread would wait for itself */
+	if (!rt->gated || rte_thread_is_intr())
+		return false;
+	deadline = rte_get_timer_cycles() + rte_get_timer_hz() * GATE_WAIT_MS / 1000;
+	for (spins = 1; __atomic_load_n(&rt->intr_busy, __ATOMIC_ACQUIRE) != 0; spins++) {
+		if (!__atomic_load_n(&rt->pmd_started, __ATOMIC_RELAXED))
+			return false;
+		if (spins % BUSY_SPINS == 0) {
+			if (rte_get_timer_cycles() >= deadline)
+				return false;
+			/* the thread may need this CPU to get back */
+			sched_yield();
+		}
+		rte_pause();
+	}
+	return __atomic_load_n(&rt->pmd_started, __ATOMIC_RELAXED);
 }

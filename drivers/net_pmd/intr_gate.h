@@ -46,6 +46,20 @@ bool dfi_intr_gate_hold(void);
 void dfi_intr_gate_release(void);
 
 /**
+ * Waits, spinning, for the window that keeps a gated port's wire closed to
+ * end: a send must not stay staged because of it, since the application may
+ * stop calling into the provider right after a post or an FI_CONNECTED (to
+ * wait for its peer out of band), and the frames it takes for sent would
+ * never leave. Call it holding none of the port's locks: the interrupt
+ * thread may take them in the window (a link change).
+ *
+ * @return true when the window is over and the port still started (the
+ *   caller tries again), false when the port is not gated or stopped, the
+ *   caller is the interrupt thread, or the window outlasted 100 ms.
+ */
+bool dfi_intr_gate_wait(struct dfi_port_rt *rt);
+
+/**
  * @return whether a gated port may run lock-free: its one thread then marks
  *   its bursts with plain stores, which the gate orders with membarrier(2).
  *   Without that system call a gated port takes its queue locks.

@@ -24,6 +24,7 @@
 
 #include "cksum.h"
 #include "dfi.h"
+#include "intr_gate.h"
 #include "net_log.h"
 #include "queue.h"
 #include "rxtx.h"
@@ -32,6 +33,9 @@
 #define EPHEMERAL_FIRST	49152
 #define EPHEMERAL_COUNT	(65536 - EPHEMERAL_FIRST)
 #define BACKLOG_SIZE	1024
+/* Gate windows a burst waits out before leaving its frames staged. */
+#define TX_GATE_TRIES		3
+
 /* How long a close keeps offering its staged frames to a full PMD queue. */
 #define CLOSE_FLUSH_MS	100
 
@@ -799,25 +803,31 @@ tx_burst(struct dfi_port *port, uint16_t queue, struct rte_mbuf **pkts, uint16_t
 	struct dfi_port_rt *rt = port->rt;
 	bool faulty = rt->fault != NULL;
 	bool lock = rt->locked && (queue == 0 || faulty);
-	uint16_t sent;
+	uint16_t sent = 0;
+	bool open;
+	int tries;
 
-	if (lock)
-		rte_spinlock_lock(&rt->tx_lock);
-	if (unlikely(!dfi_wire_enter(rt))) {
-		/* being restarted, or memif's control runs: tried again later */
-		sent = 0;
-	} else {
-		if (unlikely(faulty)) {
-			sent = tx_burst_faulty(port, queue, pkts,
-					       RTE_MIN(n, (uint16_t)DFI_TX_BURST));
-		} else {
-			sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
-			rt->qpairs[queue].stats->tx_pkts += sent;
+	/* a port being restarted keeps what it was given for later; memif's
+	 * control in a gate window is waited out, a few windows at most */
+	for (tries = 0; tries < TX_GATE_TRIES; tries++) {
+		if (lock)
+			rte_spinlock_lock(&rt->tx_lock);
+		open = dfi_wire_enter(rt);
+		if (likely(open)) {
+			if (unlikely(faulty)) {
+				sent = tx_burst_faulty(port, queue, pkts,
+						       RTE_MIN(n, (uint16_t)DFI_TX_BURST));
+			} else {
+				sent = rte_eth_tx_burst(port->port_id, queue, pkts, n);
+				rt->qpairs[queue].stats->tx_pkts += sent;
+			}
+			dfi_wire_leave(rt);
 		}
-		dfi_wire_leave(rt);
+		if (lock)
+			rte_spinlock_unlock(&rt->tx_lock);
+		if (likely(open) || !dfi_intr_gate_wait(rt))
+			break;
 	}
-	if (lock)
-		rte_spinlock_unlock(&rt->tx_lock);
 	return sent;
 }
 
