@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_ethdev.h>
 
 #include <rdma/fi_cm.h>
@@ -410,6 +411,80 @@ test_urgent_class_first(void)
 	side_close(&rx);
 }
 
+/* -- a send while the EAL interrupt thread runs -- */
+
+#define INTR_BUSY_MS	30
+
+/* 1 while an alarm of ours holds the EAL interrupt thread, 2 after */
+static volatile int intr_held;
+
+static void
+hold_intr_thread(void *arg __rte_unused)
+{
+	intr_held = 1;
+	usleep(INTR_BUSY_MS * 1000);
+	intr_held = 2;
+}
+
+/*
+ * A datagram sent while the EAL interrupt thread runs (an alarm of ours
+ * here; memif's control, which the provider keeps off the wire then, in
+ * general) has left when the send returns, and arrives with only its
+ * receiver progressed after it. When the send only staged its frame for a
+ * progress call, a frame sent in such a window waited for the next call: an
+ * application that waits for its peer out of band meanwhile (app/pingpong's
+ * MSG client after FI_CONNECTED, waiting for a server that waited for its
+ * RTU) never made one.
+ */
+static void
+test_send_in_intr_window(void)
+{
+	static char first = 'f', byte = 'w';
+	char rbuf[2][8], name[64];
+	struct fi_context rctx[2];
+	struct fi_cq_tagged_entry e;
+	struct side rx, tx;
+	fi_addr_t to = FI_ADDR_NOTAVAIL;
+	size_t len = sizeof(name);
+	struct timespec t0;
+	bool got = false;
+	int i, held;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&rx, "net_memif1", FI_EP_DGRAM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(side_open(&tx, "net_memif0", FI_EP_DGRAM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&rx.ep->fid, name, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(tx.av, name, 1, &to, 0, NULL), 1);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_recv(rx.ep, rbuf[i], sizeof(rbuf[i]), NULL,
+					      FI_ADDR_UNSPEC, &rctx[i]), 0);
+	/* the link up and the neighbour known: one datagram goes through */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (send_byte(tx.ep, &first, to, 0) != 0 && test_ms_since(&t0) < 5000)
+		fi_cq_read(tx.cq, NULL, 0);
+	while (fi_cq_read(rx.cq, &e, 1) != 1 && test_ms_since(&t0) < 5000)
+		fi_cq_read(tx.cq, NULL, 0);
+	CU_ASSERT_FATAL(test_ms_since(&t0) < 5000);
+	fi_cq_read(tx.cq, NULL, 0);
+	/* the interrupt thread busy: the gate let it go, the wire is closed */
+	intr_held = 0;
+	CU_ASSERT_EQUAL_FATAL(rte_eal_alarm_set(100, hold_intr_thread, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (intr_held == 0 && test_ms_since(&t0) < 2000)
+		;
+	held = intr_held;
+	CU_ASSERT_EQUAL_FATAL(held, 1);
+	CU_ASSERT_EQUAL(send_byte(tx.ep, &byte, to, 0), 0);
+	/* the sender is not called into again */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!got && test_ms_since(&t0) < 1000)
+		got = fi_cq_read(rx.cq, &e, 1) == 1 && *(char *)e.buf == byte;
+	CU_ASSERT(got);
+	while (intr_held != 2 && test_ms_since(&t0) < 2000)
+		;
+	side_close(&tx);
+	side_close(&rx);
+}
+
 /* -- a link that comes up late -- */
 
 static uint8_t msgs[NB_MSGS][MSG_MAX];
@@ -620,6 +695,8 @@ static CU_TestInfo link_tests[] = {
 	  test_urgent_class_first },
 	{ "a memif client refused by a server not started yet: what it posted arrives",
 	  test_late_link_loses_nothing },
+	{ "a datagram sent while the EAL interrupt thread runs has left when the send returns",
+	  test_send_in_intr_window },
 	CU_TEST_INFO_NULL,
 };
 
