@@ -348,6 +348,37 @@ send_byte(struct fid_ep *ep, char *what, fi_addr_t addr, uint64_t flags)
 }
 
 /*
+ * tx's DGRAM endpoint sends to rx's: rx posts nb_rx receives, and a first
+ * datagram goes through (the link up, the neighbour known) and is taken.
+ * @return whether it did within 5 s; *to is rx in tx's AV.
+ */
+static bool
+dgram_through(struct side *rx, struct side *tx, char (*rbuf)[8], struct fi_context *rctx,
+	      int nb_rx, fi_addr_t *to)
+{
+	static char first = 'f';
+	struct fi_cq_tagged_entry e;
+	char name[64];
+	size_t len = sizeof(name);
+	struct timespec t0;
+	int i;
+
+	if (fi_getname(&rx->ep->fid, name, &len) != 0 ||
+	    fi_av_insert(tx->av, name, 1, to, 0, NULL) != 1)
+		return false;
+	for (i = 0; i < nb_rx; i++) {
+		if (fi_recv(rx->ep, rbuf[i], sizeof(rbuf[i]), NULL, FI_ADDR_UNSPEC, &rctx[i]) != 0)
+			return false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (send_byte(tx->ep, &first, *to, 0) != 0 && test_ms_since(&t0) < 5000)
+		fi_cq_read(tx->cq, NULL, 0);
+	while (fi_cq_read(rx->cq, &e, 1) != 1 && test_ms_since(&t0) < 5000)
+		fi_cq_read(tx->cq, NULL, 0);
+	return test_ms_since(&t0) < 5000;
+}
+
+/*
  * fi_dpdk(7), traffic classes: an endpoint of an urgent class
  * (FI_TC_LOW_LATENCY) is progressed before the other endpoints of its CQ,
  * so the frame it staged leaves the port before the frames a bulk endpoint
@@ -357,14 +388,13 @@ static void
 test_urgent_class_first(void)
 {
 	static char bulk_byte = 'b', urgent_byte = 'u';
-	char rbuf[BULK_FRAMES + 2][8], name[64];
+	char rbuf[BULK_FRAMES + 2][8];
 	struct fi_context rctx[BULK_FRAMES + 2];
 	struct fi_cq_tagged_entry e;
 	struct side rx, bulk;
 	struct fid_ep *urgent = NULL;
 	struct fi_info *info;
 	fi_addr_t to = FI_ADDR_NOTAVAIL;
-	size_t len = sizeof(name);
 	int i, got = 0, urgent_at = -1;
 	struct timespec t0;
 
@@ -380,18 +410,8 @@ test_urgent_class_first(void)
 	CU_ASSERT_EQUAL_FATAL(fi_ep_bind(urgent, &bulk.av->fid, 0), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_ep_bind(urgent, &bulk.cq->fid, FI_TRANSMIT | FI_RECV), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_enable(urgent), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_getname(&rx.ep->fid, name, &len), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_av_insert(bulk.av, name, 1, &to, 0, NULL), 1);
-	for (i = 0; i < BULK_FRAMES + 2; i++)
-		CU_ASSERT_EQUAL_FATAL(fi_recv(rx.ep, rbuf[i], sizeof(rbuf[i]), NULL,
-					      FI_ADDR_UNSPEC, &rctx[i]), 0);
-	/* the link up and the neighbour known: one datagram goes through */
+	CU_ASSERT_FATAL(dgram_through(&rx, &bulk, rbuf, rctx, BULK_FRAMES + 2, &to));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (send_byte(bulk.ep, &bulk_byte, to, 0) != 0 && test_ms_since(&t0) < 2000)
-		fi_cq_read(bulk.cq, NULL, 0);
-	while (fi_cq_read(rx.cq, &e, 1) != 1 && test_ms_since(&t0) < 2000)
-		fi_cq_read(bulk.cq, NULL, 0);
-	CU_ASSERT_FATAL(test_ms_since(&t0) < 2000);
 	/* staged: bulk's first, then the urgent one's; one progress pass sends them */
 	for (i = 0; i < BULK_FRAMES; i++)
 		CU_ASSERT_EQUAL(send_byte(bulk.ep, &bulk_byte, to, FI_MORE), 0);
@@ -439,31 +459,19 @@ hold_intr_thread(void *arg __rte_unused)
 static void
 test_send_in_intr_window(void)
 {
-	static char first = 'f', byte = 'w';
-	char rbuf[2][8], name[64];
+	static char byte = 'w';
+	char rbuf[2][8];
 	struct fi_context rctx[2];
 	struct fi_cq_tagged_entry e;
 	struct side rx, tx;
 	fi_addr_t to = FI_ADDR_NOTAVAIL;
-	size_t len = sizeof(name);
 	struct timespec t0;
 	bool got = false;
-	int i, held;
+	int held;
 
 	CU_ASSERT_EQUAL_FATAL(side_open(&rx, "net_memif1", FI_EP_DGRAM, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(side_open(&tx, "net_memif0", FI_EP_DGRAM, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_getname(&rx.ep->fid, name, &len), 0);
-	CU_ASSERT_EQUAL_FATAL(fi_av_insert(tx.av, name, 1, &to, 0, NULL), 1);
-	for (i = 0; i < 2; i++)
-		CU_ASSERT_EQUAL_FATAL(fi_recv(rx.ep, rbuf[i], sizeof(rbuf[i]), NULL,
-					      FI_ADDR_UNSPEC, &rctx[i]), 0);
-	/* the link up and the neighbour known: one datagram goes through */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (send_byte(tx.ep, &first, to, 0) != 0 && test_ms_since(&t0) < 5000)
-		fi_cq_read(tx.cq, NULL, 0);
-	while (fi_cq_read(rx.cq, &e, 1) != 1 && test_ms_since(&t0) < 5000)
-		fi_cq_read(tx.cq, NULL, 0);
-	CU_ASSERT_FATAL(test_ms_since(&t0) < 5000);
+	CU_ASSERT_FATAL(dgram_through(&rx, &tx, rbuf, rctx, 2, &to));
 	fi_cq_read(tx.cq, NULL, 0);
 	/* the interrupt thread busy: the gate let it go, the wire is closed */
 	intr_held = 0;
