@@ -1391,7 +1391,6 @@ rdm_fini(struct dfi_ep *ep)
 		r->ux_head = ux->next;
 		ux_drop_data(r, ux);
 	}
-	rdm_conn_fini(ep, r);
 	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again: %" PRIu64
 		 " probes, %" PRIu64 " spurious), %" PRIu64 " in (%" PRIu64 " duplicates, %"
 		 PRIu64 " bad), %" PRIu64 " messages out, %" PRIu64 " in; %" PRIu64 " acks alone; RNR %"
