@@ -469,6 +469,19 @@ test_cancel_and_truncation(void)
 		  err.op_context == &r);
 	CU_ASSERT(memcmp(in, out, 16) == 0 && in[16] == 0);
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	/* the same, buffered before its receive, into two iovecs of 10 and 6 */
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, b.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	spin(5);
+	CU_ASSERT_EQUAL(fi_cq_read(b.cq, &e, 1), -FI_EAGAIN);	/* taken in, unexpected */
+	memset(in, 0, 200);
+	CU_ASSERT_EQUAL_FATAL(fi_recvv(b.ep, (struct iovec[]){ { in, 10 }, { in + 100, 6 } },
+				       NULL, 2, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ETRUNC && err.len == 16 && err.olen == 84 &&
+		  err.op_context == &r);
+	CU_ASSERT(memcmp(in, out, 10) == 0 && in[10] == 0);
+	CU_ASSERT(memcmp(in + 100, out + 10, 6) == 0 && in[106] == 0);
 }
 
 /*

@@ -95,7 +95,7 @@ ux_alloc(struct dfi_rdm *r)
 
 	if (ux != NULL) {
 		r->ux_free = ux->next;
-		memset(ux, 0, sizeof(*ux));
+		memset(ux, 0, offsetof(struct rdm_ux, bytes));
 	}
 	return ux;
 }
@@ -435,6 +435,36 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 	return RDM_TAKEN;
 }
 
+/*
+ * A segment of an unexpected message is buffered: its packet is kept, or,
+ * when the packet carries other messages, the segment is copied into an mbuf
+ * of its own (small: RDM_BUNDLE_MSG_MAX at most). @return 0, or -FI_ENOMEM.
+ */
+static int
+ux_hold(struct dfi_rdm *r, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struct rte_mbuf *m,
+	const uint8_t *payload, uint32_t len, bool *kept)
+{
+	if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) {
+		m = rte_pktmbuf_alloc(r->bundle_pool);
+		if (m == NULL)
+			return -FI_ENOMEM;
+		memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
+	} else {
+		rte_pktmbuf_adj(m, (uint16_t)(payload - rte_pktmbuf_mtod(m, const uint8_t *)));
+		*kept = true;
+	}
+	m->next = NULL;
+	if (ux->tail != NULL)
+		ux->tail->next = m;
+	else
+		ux->head = m;
+	ux->tail = m;
+	ux->nb_mbufs++;
+	ux->got += len;
+	r->ux_held++;
+	return 0;
+}
+
 enum rdm_take
 rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		const struct dfi_rdm_hdr *h, struct rte_mbuf *m, const uint8_t *payload,
@@ -443,6 +473,7 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	struct rdm_inmsg *in = &p->in;
 	uint32_t offset = rte_be_to_cpu_32(h->offset);
 	bool unchecked = rdm_payload_unchecked(h, m);
+	bool small;
 	size_t n;
 
 	*kept = false;
@@ -477,30 +508,17 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 			return RDM_BAD;
 		}
 	} else if (in->ux != NULL && len > 0) {
-		if (r->ux_held >= r->ux_budget)
+		small = len == in->len && len <= RDM_UX_INLINE;
+		if (!small && r->ux_held >= r->ux_budget)
 			return RDM_REFUSED;
 		if (unchecked && dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
 			return RDM_BAD;
-		if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) {
-			/* the packet carries other messages: this one gets an mbuf of
-			 * its own (small: RDM_BUNDLE_MSG_MAX at most) */
-			m = rte_pktmbuf_alloc(r->bundle_pool);
-			if (m == NULL)
-				return RDM_REFUSED;
-			memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
-		} else {
-			rte_pktmbuf_adj(m, (uint16_t)(payload - rte_pktmbuf_mtod(m, const uint8_t *)));
-			*kept = true;
+		if (small) {
+			memcpy(in->ux->bytes, payload, len);
+			in->ux->got = len;
+		} else if (ux_hold(r, in->ux, h, m, payload, len, kept) != 0) {
+			return RDM_REFUSED;
 		}
-		m->next = NULL;
-		if (in->ux->tail != NULL)
-			in->ux->tail->next = m;
-		else
-			in->ux->head = m;
-		in->ux->tail = m;
-		in->ux->nb_mbufs++;
-		in->ux->got += len;
-		r->ux_held++;
 	}
 	in->got += len;
 	if (in->got == in->len)
@@ -783,8 +801,11 @@ ux_take(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, struct rdm_rx *
 	if (!rx_claim_room(ep, rx, ux->len, &off, &room))
 		return false;
 	ux_unlink(r, ux);
-	got = ux->head == NULL ? 0 :
-	      dfi_iov_scatter_mbuf(rx->iov, rx->iov_count, off, ux->head, 0);
+	if (ux->head != NULL)
+		got = dfi_iov_scatter_mbuf(rx->iov, rx->iov_count, off, ux->head, 0);
+	else
+		got = dfi_iov_scatter(rx->iov, rx->iov_count, off, ux->bytes,
+				      RTE_MIN((size_t)ux->got, room));
 	got = RTE_MIN(got, room);
 	if (ux->state == RDM_UX_COMPLETE) {
 		rx_finish(ep, r, p, rx, off, ux->len, RTE_MIN(room, (size_t)ux->len),

@@ -129,6 +129,8 @@ struct rdm_rx {
 };
 
 /* A message that arrived before its receive. */
+#define RDM_UX_INLINE		128
+
 enum rdm_ux_state {
 	RDM_UX_FREE,
 	RDM_UX_ARRIVING,	/* segments buffered as they come */
@@ -153,6 +155,12 @@ struct rdm_ux {
 	struct rte_mbuf *head;		/* buffered segments, data at each payload */
 	struct rte_mbuf *tail;
 	uint32_t nb_mbufs;
+	/* a message of one packet and at most RDM_UX_INLINE bytes is copied
+	 * here instead (got bytes, head NULL): a stream that outruns its
+	 * receives keeps its backlog in these records, a few lines each, not
+	 * in an mbuf per message that the backlog's length takes out of the
+	 * cache; not cleared by ux_alloc */
+	uint8_t bytes[RDM_UX_INLINE];
 };
 
 /* The message a peer is sending us now: its packets are processed in order,
