@@ -18,7 +18,7 @@
 
 #define DFI_QUEUE_SIZE		1024
 #define DFI_IOV_LIMIT		4
-#define DFI_RDM_INJECT		1024
+#define DFI_RDM_INJECT		4096
 #define DFI_RDM_MAX_MSG		(1ULL << 30)
 #define DFI_RDM_BUFFERED	(8ULL << 20)
 #define DFI_MR_KEY_SIZE		8
