@@ -777,6 +777,9 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 	}
 	route_apply(r, m);
 	sink->tx[sink->nb_tx++] = m;
+	sink->tx_bytes += rte_pktmbuf_pkt_len(m);
+	if (unlikely(sink->tx_bytes >= DFI_TX_FLUSH_BYTES))
+		dfi_sink_flush(sink);
 	return 0;
 }
 
@@ -836,6 +839,7 @@ dfi_sink_flush(struct dfi_sink *sink)
 {
 	uint16_t sent;
 
+	sink->tx_bytes = 0;
 	if (sink->nb_tx == 0)
 		return 0;
 	if (unlikely(dfi_port_link_epoch(sink->port) != sink->tx_epoch)) {

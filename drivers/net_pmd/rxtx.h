@@ -31,6 +31,13 @@
 
 #define DFI_RX_BURST	32
 #define DFI_TX_BURST	64
+/*
+ * Staged frames leave once they hold this many bytes, whoever asked to wait:
+ * a large message's first frames are then on the wire while the rest are
+ * built, where 64 jumbo frames (a 512 KiB message whole) waited for the last
+ * one, and the receiver with them.
+ */
+#define DFI_TX_FLUSH_BYTES	(32u << 10)
 /** Polls of a sink between looks at the clock for the port's timers. */
 #define DFI_TICK_POLLS	256
 
@@ -91,6 +98,7 @@ struct dfi_sink {
 	uint32_t tx_epoch;		/* the (odd) link epoch its staged frames belong to */
 	uint32_t down_noted;		/* 1 + the down epoch its refusals were logged in */
 	uint16_t nb_tx;
+	uint32_t tx_bytes;		/* staged since the last flush */
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
 	struct dfi_route route __rte_cache_aligned;
 };
@@ -128,6 +136,8 @@ uint16_t dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n
  *
  * Frames staged before the link changed are dropped (counted in
  * tx_link_down) rather than sent late.
+ *
+ * Staged frames holding DFI_TX_FLUSH_BYTES are flushed before it returns.
  *
  * @return 0; -FI_EAGAIN when DFI_TX_BURST packets are staged already;
  *   -FI_ENETDOWN while the port's link is down (unless dst is the port
