@@ -741,6 +741,38 @@ test_bad_window(void)
 	CU_ASSERT_EQUAL(fi_close(&ep->fid), 0);
 }
 
+/*
+ * A send to an address removed from the AV is refused, even right after a
+ * send to it (the endpoint remembers its last destination while the AV
+ * entry keeps its generation); inserted again, the address is reached.
+ */
+static void
+test_removed_destination(void)
+{
+	struct fi_context s, r;
+	struct fi_cq_tagged_entry e;
+	char name[64];
+	size_t len = sizeof(name);
+	fi_addr_t again;
+
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&c.ep->fid, name, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, 64, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 8, NULL, c.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(fi_av_remove(av, &c.addr, 1, 0), 0);
+	CU_ASSERT_EQUAL(fi_send(a.ep, out, 8, NULL, c.addr, &s), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_inject(a.ep, out, 8, c.addr), -FI_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(av, name, 1, &again, 0, NULL), 1);
+	c.addr = again;
+	test_fill(out, 8, 5);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, 64, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 8, NULL, c.addr, &s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
+	CU_ASSERT(e.len == 8 && memcmp(in, out, 8) == 0);
+}
+
 static CU_TestInfo rdm_tests[] = {
 	{ "every size to 3 MiB, data and source checked", test_sizes_up_to_big },
 	{ "tag and ignore matching, tagged and untagged apart", test_tagged_matching },
@@ -756,6 +788,8 @@ static CU_TestInfo rdm_tests[] = {
 	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
 	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },
 	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
+	{ "a destination removed from the AV is refused, inserted again reached",
+	  test_removed_destination },
 	{ "a window not a power of 2 is refused, and nothing kept", test_bad_window },
 	CU_TEST_INFO_NULL,
 };

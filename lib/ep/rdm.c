@@ -631,6 +631,7 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	struct dfi_addr a;
+	uint32_t gen;
 	size_t i;
 	bool comp;
 
@@ -641,6 +642,9 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 		p = r->peer;
 		if (unlikely(p == NULL))
 			return -FI_EOPBADSTATE;
+	} else if (likely(req->dest == r->tx_dest && r->tx_entry != NULL &&
+			  __atomic_load_n(&r->tx_entry->gen, __ATOMIC_ACQUIRE) == r->tx_gen)) {
+		p = r->tx_peer;
 	} else {
 		e = dfi_av_resolve(ep->av, req->dest);
 		if (unlikely(e == NULL)) {
@@ -648,10 +652,15 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 				 req->dest);
 			return -FI_EINVAL;
 		}
+		gen = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 		dfi_avs_entry_addr(e, &a);
 		p = rdm_peer_get(r, &a, true);
 		if (unlikely(p == NULL))
 			return -FI_ENOMEM;
+		r->tx_dest = req->dest;
+		r->tx_entry = e;
+		r->tx_gen = gen;
+		r->tx_peer = p;
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));

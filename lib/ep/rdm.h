@@ -243,12 +243,16 @@ struct rdm_peer {
 };
 
 /* What a post asks for: the message and RMA calls fill it. */
+/* dest sits apart from count and context, whose neighbours they are in
+ * struct fi_msg: copied together, they were read as one 16-byte load that
+ * the application's two 8-byte stores just before could not forward to,
+ * a stall that was a tenth of a batched stream's sender */
 struct rdm_post {
 	const struct iovec *iov;
 	size_t count;
-	fi_addr_t dest;			/* a receive: its source */
 	uint64_t tag;			/* MSG: the tag; RMA: the target address */
 	uint64_t data;
+	fi_addr_t dest;			/* a receive: its source */
 	uint64_t key;			/* RMA: the target region */
 	void *context;
 	uint64_t flags;			/* FI_* */
@@ -338,6 +342,13 @@ struct dfi_rdm {
 	uint32_t peers_mask;
 	uint32_t nb_peers;
 	struct rdm_peer *last_peer;	/* the one used last (ping-pong, streams) */
+	/* the last send's destination, while its AV entry keeps the
+	 * generation it had (a remove bumps it): a stream to one peer skips
+	 * the AV's chain of loads and the address copy */
+	fi_addr_t tx_dest;
+	const struct dfi_av_entry *tx_entry;
+	uint32_t tx_gen;
+	struct rdm_peer *tx_peer;
 	struct rdm_peer *active;	/* peers with something to do */
 	/* operation pools */
 	struct rdm_op *ops;
