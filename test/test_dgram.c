@@ -254,6 +254,9 @@ test_source_unknown(void)
 	CU_ASSERT_EQUAL(fi_cq_sread(cq2, &me, 1, NULL, TIMEOUT_MS), 1);
 	CU_ASSERT_EQUAL(wait_one(b.cq, &e, &src), 1);
 	CU_ASSERT_EQUAL(src, FI_ADDR_NOTAVAIL);
+	/* removed from the AV: refused, even right after a send to it */
+	CU_ASSERT_EQUAL_FATAL(fi_av_remove(av2, &to_b, 1, 0), 0);
+	CU_ASSERT_EQUAL(fi_send(ep2, "?", 1, NULL, to_b, NULL), -FI_EINVAL);
 	/* busy while bound */
 	CU_ASSERT_EQUAL(fi_close(&av2->fid), -FI_EBUSY);
 	CU_ASSERT_EQUAL(fi_close(&cq2->fid), -FI_EBUSY);

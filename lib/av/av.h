@@ -14,6 +14,7 @@
 #ifndef _DFI_AV_H_
 #define _DFI_AV_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rdma/fi_domain.h>
@@ -86,6 +87,48 @@ dfi_av_resolve(const struct dfi_av *av, fi_addr_t addr)
 	e = dfi_avs_get(&av->store, (uint32_t)(a & DFI_AV_IDX_MASK));
 	if (unlikely(e == NULL || (e->gen & DFI_AV_GEN_MASK) != a >> DFI_AV_IDX_BITS))
 		return NULL;
+	return e;
+}
+
+/*
+ * An endpoint's last destination: the fi_addr_t, its entry and the entry's
+ * generation when resolved. A remove bumps the generation, so the memo
+ * holds while the address would still resolve to the same entry, and a
+ * stream to one peer skips the chain of dependent loads resolving takes.
+ */
+struct dfi_av_memo {
+	fi_addr_t addr;
+	const struct dfi_av_entry *e;	/* NULL: nothing kept */
+	uint32_t gen;
+};
+
+/** @return whether addr is the memo's and its entry was not removed since. */
+static inline bool
+dfi_av_memo_holds(const struct dfi_av_memo *m, fi_addr_t addr)
+{
+	return addr == m->addr && m->e != NULL &&
+	       __atomic_load_n(&m->e->gen, __ATOMIC_ACQUIRE) == m->gen;
+}
+
+/**
+ * dfi_av_resolve() through a memo, which keeps what it resolved; the entry's
+ * generation is read before the caller reads the address out of it.
+ *
+ * @return the entry, or NULL when addr is not (or no longer) in the AV.
+ */
+static inline const struct dfi_av_entry *
+dfi_av_resolve_memo(const struct dfi_av *av, struct dfi_av_memo *m, fi_addr_t addr)
+{
+	const struct dfi_av_entry *e;
+
+	if (likely(dfi_av_memo_holds(m, addr)))
+		return m->e;
+	e = dfi_av_resolve(av, addr);
+	if (e != NULL) {
+		m->gen = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
+		m->addr = addr;
+		m->e = e;
+	}
 	return e;
 }
 

@@ -47,6 +47,9 @@ struct dfi_dgram {
 	uint32_t rx_head;
 	uint32_t rx_tail;
 	uint64_t rx_dropped;		/* datagrams no receive was posted for */
+	/* the last destination, and its address while the memo holds */
+	struct dfi_av_memo tx_memo;
+	struct dfi_addr tx_dst;
 };
 
 static struct dfi_dgram *
@@ -67,10 +70,10 @@ static ssize_t
 dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 	 void *context, uint64_t data, uint64_t flags)
 {
+	struct dfi_dgram *d = dgram_of(ep);
 	const struct dfi_av_entry *e;
 	struct dfi_hdr *hdr;
 	struct rte_mbuf *m;
-	struct dfi_addr dst;
 	size_t len;
 	bool comp;
 	ssize_t ret = 0;
@@ -88,11 +91,14 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 		ret = -FI_EOPBADSTATE;
 		goto out;
 	}
-	e = dfi_av_resolve(ep->av, dest);
-	if (unlikely(e == NULL)) {
-		DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", dest);
-		ret = -FI_EINVAL;
-		goto out;
+	if (unlikely(!dfi_av_memo_holds(&d->tx_memo, dest))) {
+		e = dfi_av_resolve_memo(ep->av, &d->tx_memo, dest);
+		if (unlikely(e == NULL)) {
+			DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", dest);
+			ret = -FI_EINVAL;
+			goto out;
+		}
+		dfi_avs_entry_addr(e, &d->tx_dst);
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
@@ -114,8 +120,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 	hdr->reserved = 0;
 	hdr->cq_data = rte_cpu_to_be_64(data);
 	dfi_iov_gather(hdr + 1, iov, count, 0, len);
-	dfi_avs_entry_addr(e, &dst);
-	ret = dfi_sink_send(&ep->sink, ep->encap, &dst, m);
+	ret = dfi_sink_send(&ep->sink, ep->encap, &d->tx_dst, m);
 	if (unlikely(ret != 0)) {
 		rte_pktmbuf_free(m);
 		goto out;

@@ -631,7 +631,6 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	struct dfi_addr a;
-	uint32_t gen;
 	size_t i;
 	bool comp;
 
@@ -642,24 +641,21 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 		p = r->peer;
 		if (unlikely(p == NULL))
 			return -FI_EOPBADSTATE;
-	} else if (likely(req->dest == r->tx_dest && r->tx_entry != NULL &&
-			  __atomic_load_n(&r->tx_entry->gen, __ATOMIC_ACQUIRE) == r->tx_gen)) {
+	} else if (likely(dfi_av_memo_holds(&r->tx_memo, req->dest))) {
 		p = r->tx_peer;
 	} else {
-		e = dfi_av_resolve(ep->av, req->dest);
+		e = dfi_av_resolve_memo(ep->av, &r->tx_memo, req->dest);
 		if (unlikely(e == NULL)) {
 			DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV",
 				 req->dest);
 			return -FI_EINVAL;
 		}
-		gen = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 		dfi_avs_entry_addr(e, &a);
 		p = rdm_peer_get(r, &a, true);
-		if (unlikely(p == NULL))
+		if (unlikely(p == NULL)) {
+			r->tx_memo.e = NULL;	/* kept only with its peer */
 			return -FI_ENOMEM;
-		r->tx_dest = req->dest;
-		r->tx_entry = e;
-		r->tx_gen = gen;
+		}
 		r->tx_peer = p;
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&

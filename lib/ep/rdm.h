@@ -26,6 +26,7 @@
 #include <rte_mbuf.h>
 
 #include "addr.h"
+#include "av.h"
 #include "ep.h"
 #include "iov.h"
 #include "trigger.h"
@@ -342,12 +343,9 @@ struct dfi_rdm {
 	uint32_t peers_mask;
 	uint32_t nb_peers;
 	struct rdm_peer *last_peer;	/* the one used last (ping-pong, streams) */
-	/* the last send's destination, while its AV entry keeps the
-	 * generation it had (a remove bumps it): a stream to one peer skips
-	 * the AV's chain of loads and the address copy */
-	fi_addr_t tx_dest;
-	const struct dfi_av_entry *tx_entry;
-	uint32_t tx_gen;
+	/* the last send's destination and its peer, while the memo holds: a
+	 * stream to one peer skips resolving and the address copy */
+	struct dfi_av_memo tx_memo;
 	struct rdm_peer *tx_peer;
 	struct rdm_peer *active;	/* peers with something to do */
 	/* operation pools */
