@@ -698,7 +698,9 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 		rdm_atomic_op_init(r, op, req->atomic);
 	} else if (flags & FI_INJECT) {
 		/* the buffer is the application's again when this call returns */
-		op->iov[0].iov_base = r->inject_bufs + (size_t)(op - r->ops) * ep->inject_size;
+		op->iov[0].iov_base = len <= RDM_INJECT_SMALL ?
+			r->inject_small + (size_t)(op - r->ops) * RDM_INJECT_SMALL :
+			r->inject_bufs + (size_t)(op - r->ops) * ep->inject_size;
 		op->iov[0].iov_len = len;
 		dfi_iov_gather(op->iov[0].iov_base, req->iov, req->count, 0, len);
 		op->iov_count = 1;
@@ -1303,6 +1305,7 @@ rdm_release(struct dfi_ep *ep, struct dfi_rdm *r)
 {
 	rdm_conn_fini(ep, r);
 	free(r->ops);
+	free(r->inject_small);
 	free(r->inject_bufs);
 	rdm_atomic_fini(r);
 	free(r->rxs);
@@ -1363,10 +1366,12 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	/* a delivery notice may be owed for every posted receive */
 	nb_ops = (uint32_t)(ep->tx_size + ep->rx_size);
 	r->ops = calloc(nb_ops, sizeof(*r->ops));
+	r->inject_small = calloc(nb_ops, RDM_INJECT_SMALL);
 	r->inject_bufs = calloc(nb_ops, RTE_MAX(ep->inject_size, (size_t)1));
 	r->rxs = calloc(ep->rx_size, sizeof(*r->rxs));
 	r->uxs = calloc(ep->rx_size, sizeof(*r->uxs));
-	if (r->ops == NULL || r->inject_bufs == NULL || r->rxs == NULL || r->uxs == NULL) {
+	if (r->ops == NULL || r->inject_small == NULL || r->inject_bufs == NULL || r->rxs == NULL ||
+	    r->uxs == NULL) {
 		ret = -FI_ENOMEM;
 		goto err;
 	}

@@ -132,6 +132,9 @@ struct rdm_rx {
 /* A message that arrived before its receive. */
 #define RDM_UX_INLINE		128
 
+/* Injects this small are copied to the op's slot of inject_small. */
+#define RDM_INJECT_SMALL	128
+
 enum rdm_ux_state {
 	RDM_UX_FREE,
 	RDM_UX_ARRIVING,	/* segments buffered as they come */
@@ -351,7 +354,11 @@ struct dfi_rdm {
 	/* operation pools */
 	struct rdm_op *ops;
 	struct rdm_op *op_free;
-	uint8_t *inject_bufs;		/* inject_size per op */
+	/* an inject's copy: RDM_INJECT_SMALL bytes per op for small ones,
+	 * dense so that a stream's copies stay on a few pages and lines;
+	 * inject_size per op for the rest */
+	uint8_t *inject_small;
+	uint8_t *inject_bufs;
 	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
 	struct rdm_rx *rxs;
 	struct rdm_rx *rx_free;
