@@ -94,8 +94,25 @@ ux_alloc(struct dfi_rdm *r)
 	struct rdm_ux *ux = r->ux_free;
 
 	if (ux != NULL) {
+		/* field by field: a memset() of the header was a `rep stos`,
+		 * slow to start, once per unexpected message */
 		r->ux_free = ux->next;
-		memset(ux, 0, offsetof(struct rdm_ux, bytes));
+		ux->next = NULL;
+		ux->peer = NULL;
+		ux->claim = NULL;
+		ux->rx = NULL;
+		ux->tag = 0;
+		ux->data = 0;
+		ux->comp_flags = 0;
+		ux->msg_seq = 0;
+		ux->len = 0;
+		ux->got = 0;
+		ux->pkt_flags = 0;
+		ux->state = RDM_UX_FREE;
+		ux->discard = false;
+		ux->head = NULL;
+		ux->tail = NULL;
+		ux->nb_mbufs = 0;
 	}
 	return ux;
 }

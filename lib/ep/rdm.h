@@ -142,6 +142,7 @@ enum rdm_ux_state {
 	RDM_UX_BLOCKED,		/* too large to buffer: refused until a receive matches */
 };
 
+/* ux_alloc() clears each field before bytes, one by one: a new one is cleared there */
 struct rdm_ux {
 	struct rdm_ux *next;		/* the unexpected list, or the free list */
 	struct rdm_peer *peer;
