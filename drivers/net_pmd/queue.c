@@ -518,6 +518,16 @@ dfi_port_stop(struct dfi_port *port)
 	pthread_mutex_lock(&rt->ctl);
 	if (rt->users > 0)
 		rt->users--;
+	if (rt->users == 0 && rt->fault != NULL) {
+		/* a frame the injector holds back leaves with the next burst, and
+		 * an idle port has none: it would stay out of the pool */
+		if (rt->locked)
+			rte_spinlock_lock(&rt->tx_lock);
+		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_TX));
+		if (rt->locked)
+			rte_spinlock_unlock(&rt->tx_lock);
+		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
+	}
 	pthread_mutex_unlock(&rt->ctl);
 }
 
