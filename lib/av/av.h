@@ -111,19 +111,17 @@ dfi_av_memo_holds(const struct dfi_av_memo *m, fi_addr_t addr)
 }
 
 /**
- * dfi_av_resolve() through a memo, which keeps what it resolved; the entry's
- * generation is read before the caller reads the address out of it.
+ * dfi_av_resolve() for a send whose memo did not hold: what it resolves is
+ * kept in the memo, the entry's generation read before the caller reads the
+ * address out of it.
  *
  * @return the entry, or NULL when addr is not (or no longer) in the AV.
  */
 static inline const struct dfi_av_entry *
-dfi_av_resolve_memo(const struct dfi_av *av, struct dfi_av_memo *m, fi_addr_t addr)
+dfi_av_memo_resolve(const struct dfi_av *av, struct dfi_av_memo *m, fi_addr_t addr)
 {
-	const struct dfi_av_entry *e;
+	const struct dfi_av_entry *e = dfi_av_resolve(av, addr);
 
-	if (likely(dfi_av_memo_holds(m, addr)))
-		return m->e;
-	e = dfi_av_resolve(av, addr);
 	if (e != NULL) {
 		m->gen = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 		m->addr = addr;

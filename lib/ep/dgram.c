@@ -92,7 +92,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 		goto out;
 	}
 	if (unlikely(!dfi_av_memo_holds(&d->tx_memo, dest))) {
-		e = dfi_av_resolve_memo(ep->av, &d->tx_memo, dest);
+		e = dfi_av_memo_resolve(ep->av, &d->tx_memo, dest);
 		if (unlikely(e == NULL)) {
 			DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV", dest);
 			ret = -FI_EINVAL;

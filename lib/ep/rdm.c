@@ -661,7 +661,7 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	} else if (likely(dfi_av_memo_holds(&r->tx_memo, req->dest))) {
 		p = r->tx_peer;
 	} else {
-		e = dfi_av_resolve_memo(ep->av, &r->tx_memo, req->dest);
+		e = dfi_av_memo_resolve(ep->av, &r->tx_memo, req->dest);
 		if (unlikely(e == NULL)) {
 			DFI_INFO(FI_LOG_EP_DATA, "send to 0x%" PRIx64 ": not in the AV",
 				 req->dest);
