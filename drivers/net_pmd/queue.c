@@ -220,6 +220,23 @@ revive_handshake(struct dfi_port_rt *rt, uint64_t now)
 				 now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS);
 }
 
+/*
+ * The frame the fault injector holds back on the way out, taken from it:
+ * under the tx lock, which a sender holds while the injector runs.
+ */
+static struct rte_mbuf *
+fault_take_tx_held(struct dfi_port_rt *rt)
+{
+	struct rte_mbuf *held;
+
+	if (rt->locked)
+		rte_spinlock_lock(&rt->tx_lock);
+	held = dfi_fault_release(rt->fault, DFI_FAULT_TX);
+	if (rt->locked)
+		rte_spinlock_unlock(&rt->tx_lock);
+	return held;
+}
+
 /* The link went up or down: what was meant for the old one goes. */
 static void
 link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
@@ -231,11 +248,7 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 	/* neighbours may have moved, and what waited for them is stale */
 	dropped = dfi_neigh_flush(port);
 	if (!up && rt->fault != NULL) {
-		if (rt->locked)
-			rte_spinlock_lock(&rt->tx_lock);
-		held = dfi_fault_release(rt->fault, DFI_FAULT_TX);
-		if (rt->locked)
-			rte_spinlock_unlock(&rt->tx_lock);
+		held = fault_take_tx_held(rt);
 		dropped += held != NULL;
 		rte_pktmbuf_free(held);
 	}
@@ -521,11 +534,7 @@ dfi_port_stop(struct dfi_port *port)
 	if (rt->users == 0 && rt->fault != NULL) {
 		/* a frame the injector holds back leaves with the next burst, and
 		 * an idle port has none: it would stay out of the pool */
-		if (rt->locked)
-			rte_spinlock_lock(&rt->tx_lock);
-		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_TX));
-		if (rt->locked)
-			rte_spinlock_unlock(&rt->tx_lock);
+		rte_pktmbuf_free(fault_take_tx_held(rt));
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
 	}
 	pthread_mutex_unlock(&rt->ctl);
