@@ -33,6 +33,8 @@
 #include "wire.h"
 
 #define RDM_IOV_MAX		4
+/* Injects this small are copied to the op's slot of dfi_rdm.inject_small. */
+#define RDM_INJECT_SMALL	128
 #define RDM_PEER_HASH_MIN	64
 /* FI_DPDK_RDM_PTO_MIN_US's default: the probe timeout's floor */
 #define RDM_PTO_MIN_US		5
@@ -131,9 +133,6 @@ struct rdm_rx {
 
 /* A message that arrived before its receive. */
 #define RDM_UX_INLINE		128
-
-/* Injects this small are copied to the op's slot of inject_small. */
-#define RDM_INJECT_SMALL	128
 
 enum rdm_ux_state {
 	RDM_UX_FREE,
@@ -247,11 +246,13 @@ struct rdm_peer {
 	struct rdm_ux *blocked;		/* the message refused (RNR) until a receive matches */
 };
 
-/* What a post asks for: the message and RMA calls fill it. */
-/* dest sits apart from count and context, whose neighbours they are in
- * struct fi_msg: copied together, they were read as one 16-byte load that
- * the application's two 8-byte stores just before could not forward to,
- * a stall that was a tenth of a batched stream's sender */
+/*
+ * What a post asks for: the message and RMA calls fill it. dest sits apart
+ * from count and context, whose neighbours they are in struct fi_msg: copied
+ * together, they were read as one 16-byte load that the application's two
+ * 8-byte stores just before could not forward to, a stall that was a tenth
+ * of a batched stream's sender.
+ */
 struct rdm_post {
 	const struct iovec *iov;
 	size_t count;
