@@ -284,6 +284,29 @@ test_names(void)
 	CU_ASSERT_EQUAL(fi_setname(&a.ep->fid, &sb, sizeof(sb)), -FI_EOPBADSTATE);
 }
 
+/* An endpoint moved by fi_setname() receives at its new name once enabled. */
+static void
+moved_ep_receives(struct fid_ep *ep, const struct sockaddr_in *name)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_UNSPEC };
+	struct fi_cq_data_entry e;
+	struct fid_cq *cq;
+	fi_addr_t dst;
+	char in[8] = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(fi_cq_open(td.domain, &cq_attr, &cq, NULL), 0);
+	CU_ASSERT_EQUAL(fi_ep_bind(ep, &av->fid, 0), 0);
+	CU_ASSERT_EQUAL(fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_enable(ep), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(av, name, 1, &dst, 0, NULL), 1);
+	CU_ASSERT_EQUAL(fi_recv(ep, in, sizeof(in), NULL, FI_ADDR_UNSPEC, in), 0);
+	CU_ASSERT_EQUAL(fi_inject(a.ep, "moved", 6, dst), 0);
+	CU_ASSERT_EQUAL(wait_one(cq, &e, &dst), 1);
+	CU_ASSERT(e.len == 6 && strcmp(in, "moved") == 0);
+	CU_ASSERT_EQUAL(fi_close(&ep->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&cq->fid), 0);
+}
+
 static void
 test_setname_and_service(void)
 {
@@ -312,7 +335,7 @@ test_setname_and_service(void)
 	sin.sin_addr.s_addr = htonl(0x0a0a0a0a);
 	CU_ASSERT_EQUAL(fi_setname(&ep1->fid, &sin, sizeof(sin)), -FI_EINVAL);
 	CU_ASSERT_EQUAL(fi_close(&ep2->fid), 0);
-	CU_ASSERT_EQUAL(fi_close(&ep1->fid), 0);
+	moved_ep_receives(ep1, &got);	/* and closes it */
 	fi_freeinfo(info);
 }
 

@@ -177,6 +177,24 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	return 0;
 }
 
+void
+dfi_sink_move(struct dfi_sink *to, struct dfi_sink *from, void *owner)
+{
+	struct dfi_port_rt *rt = from->port->rt;
+
+	pthread_mutex_lock(&rt->ctl);
+	rte_spinlock_lock(&rt->rx_lock);
+	*to = *from;
+	to->owner = owner;
+	/* the port's table named from: it names to now (a new page is never
+	 * needed, the slot exists) */
+	sink_slot_set(rt, rte_be_to_cpu_16(to->udp_port), to);
+	rte_spinlock_unlock(&rt->rx_lock);
+	pthread_mutex_unlock(&rt->ctl);
+	memset(from, 0, sizeof(*from));
+	from->kernel_fd = -1;
+}
+
 int
 dfi_sink_activate(struct dfi_sink *sink)
 {

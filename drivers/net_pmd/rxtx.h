@@ -113,6 +113,13 @@ struct dfi_sink {
 int dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_port,
 		    void *owner);
 
+/**
+ * Moves a sink that is not active yet (attached, not activated) to another
+ * place in memory and owner: the port's table holds the sink's address, so a
+ * plain copy would leave it pointing at the old place. from is left empty.
+ */
+void dfi_sink_move(struct dfi_sink *to, struct dfi_sink *from, void *owner);
+
 /** Starts the port if needed and opens the sink to its packets. */
 int dfi_sink_activate(struct dfi_sink *sink);
 

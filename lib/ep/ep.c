@@ -174,8 +174,10 @@ dfi_ep_setname(fid_t fid, void *addr, size_t addrlen)
 	if (ret != 0)
 		return ret;
 	sink.encap = (uint8_t)ep->encap;
+	sink.tos = ep->sink.tos;
+	sink.no_sw_udp_cksum = ep->sink.no_sw_udp_cksum;
 	dfi_sink_detach(&ep->sink);
-	ep->sink = sink;
+	dfi_sink_move(&ep->sink, &sink, ep);
 	return 0;
 }
 
