@@ -292,7 +292,7 @@ static void
 test_caps_unsupported_refused(void)
 {
 	static const uint64_t refused[] = {
-		FI_MULTICAST, FI_HMEM, FI_COLLECTIVE, FI_NAMED_RX_CTX,
+		FI_MULTICAST, FI_HMEM, FI_COLLECTIVE,
 		FI_VARIABLE_MSG, FI_FENCE, FI_RMA_PMEM,
 		FI_MSG | FI_SOURCE | FI_SOURCE_ERR,	/* paired as required, not offered */
 	};
@@ -453,7 +453,14 @@ test_ep_contexts_and_keys(void)
 	hints->ep_attr->tx_ctx_cnt = 1;
 	hints->ep_attr->rx_ctx_cnt = 1;
 	CU_ASSERT_EQUAL(gi(NULL, NULL, 0), 0);
+	/* a scalable endpoint's: as many as asked, up to the port's queues (at
+	 * most 64 each way) */
 	hints->ep_attr->tx_ctx_cnt = 2;
+	hints->ep_attr->rx_ctx_cnt = 3;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT(info->ep_attr->tx_ctx_cnt == 2 && info->ep_attr->rx_ctx_cnt == 3);
+	hints->ep_attr->rx_ctx_cnt = 1;
+	hints->ep_attr->tx_ctx_cnt = 65;
 	expect_nodata();
 	hints->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
 	expect_nodata();
@@ -797,8 +804,9 @@ test_domain_tclass(void)
 static void
 test_domain_ep_contexts(void)
 {
-	ACCEPT_REFUSE(hints->domain_attr->max_ep_tx_ctx, 1, 2);
-	ACCEPT_REFUSE(hints->domain_attr->max_ep_rx_ctx, 1, 2);
+	/* net_null offers more queue pairs than the provider's 64 contexts */
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_tx_ctx, 64, 65);
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_rx_ctx, 64, 65);
 	ACCEPT_REFUSE(hints->domain_attr->max_ep_srx_ctx, 0, 1);
 	ACCEPT_REFUSE(hints->domain_attr->max_ep_stx_ctx, 0, 1);
 }

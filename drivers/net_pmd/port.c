@@ -206,6 +206,7 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	port->mtu = limit < mtu ? (uint16_t)limit : mtu;
 	port->jumbo_mtu = dfi_memif_is(port->port_id) ?
 			  RTE_MAX(dfi_memif_mtu(port->port_id), port->mtu) : port->mtu;
+	port->max_queues = RTE_MAX(RTE_MIN(info.max_rx_queues, info.max_tx_queues), 1);
 	port->socket_id = port_numa_node(port->port_id);
 	port->has_fcs = info.device != NULL && rte_dev_bus(info.device) != NULL &&
 			strcmp(rte_bus_name(rte_dev_bus(info.device)), "pci") == 0;

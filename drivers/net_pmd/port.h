@@ -36,6 +36,7 @@ struct dfi_port {
 	uint16_t jumbo_mtu;	/* largest one it carries to and from a peer that takes
 				 * it: the MTU, or more on a PMD that carries any frame
 				 * (memif: DFI_MEMIF_JUMBO_MTU) */
+	uint16_t max_queues;	/* queue pairs the PMD offers (RX and TX alike) */
 	uint8_t prefix_len;
 	uint8_t ip_origin;	/* enum dfi_ip_origin */
 	int socket_id;		/* NUMA node for the port's memory, never -1 */

@@ -12,7 +12,11 @@
  *     | Ethernet (14), type 0x88b5 | dfi_eth_shim (16) | dfi_hdr (16) | payload |
  *
  * The UDP ports, or the shim's ports, name the endpoints: a provider endpoint
- * is an IPv4 address (or MAC) and a port, in both encapsulations. Multi-byte
+ * is an IPv4 address (or MAC) and a port, in both encapsulations. A scalable
+ * endpoint is a range of ports from its name: receive context i at name + i,
+ * then the transmit contexts; its packets carry name_off, the sending
+ * context's place in the range, so that a receiver finds the name (FI_SOURCE)
+ * while it answers the context's own port. Multi-byte
  * fields are big-endian. FI_EP_DGRAM puts struct dfi_hdr behind the
  * encapsulation, FI_EP_RDM struct dfi_rdm_hdr; both start with the version
  * and the type. doc/design.md and doc/rdm-protocol.md describe the protocols.
@@ -137,7 +141,8 @@ struct dfi_hdr {
 	uint8_t version;	/* DFI_WIRE_VERSION */
 	uint8_t type;		/* enum dfi_pkt_type */
 	rte_be16_t flags;
-	rte_be32_t reserved;
+	rte_be16_t name_off;	/* the sender's UDP port less its endpoint's name's */
+	rte_be16_t reserved;
 	rte_be64_t cq_data;
 } __rte_packed;
 
@@ -190,7 +195,8 @@ struct dfi_rdm_hdr {
 	rte_be32_t ts;		/* the sender's clock (TSC / 1024) */
 	rte_be32_t ts_echo;	/* ts of the last new packet the sender received */
 	rte_be32_t pcrc;	/* CRC32C of the payload: checked as it is copied */
-	rte_be32_t reserved;
+	rte_be16_t name_off;	/* the sender's UDP port less its endpoint's name's */
+	rte_be16_t reserved;
 } __rte_packed;
 
 /**

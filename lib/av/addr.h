@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_byteorder.h>
+
 #include "fi_ext_dpdk.h"
 
 #define DFI_URI_SOCKADDR_IN	"fi_sockaddr_in://"
@@ -34,6 +36,19 @@ struct dfi_addr {
 	uint16_t port;		/* network byte order */
 	uint32_t ipv4;		/* network byte order */
 };
+
+/** @return a UDP port (network order) moved by n places, wrapping as uint16_t does. */
+static inline uint16_t
+dfi_port_add(uint16_t port, uint16_t n)
+{
+	return rte_cpu_to_be_16((uint16_t)(rte_be_to_cpu_16(port) + n));
+}
+
+static inline uint16_t
+dfi_port_sub(uint16_t port, uint16_t n)
+{
+	return rte_cpu_to_be_16((uint16_t)(rte_be_to_cpu_16(port) - n));
+}
 
 /**
  * Parses an address URI: fi_sockaddr_in://a.b.c.d[:port], fi_sockaddr:// with

@@ -130,6 +130,20 @@ dfi_av_memo_resolve(const struct dfi_av *av, struct dfi_av_memo *m, fi_addr_t ad
 	return e;
 }
 
+/**
+ * The address a send to addr goes to: its entry's, at the receive context
+ * fi_rx_addr() put in addr's top rx_ctx_bits (a scalable endpoint's receive
+ * context i has the UDP port i places after its name, wire.h).
+ */
+static inline void
+dfi_av_dest(const struct dfi_av *av, const struct dfi_av_entry *e, fi_addr_t addr,
+	    struct dfi_addr *a)
+{
+	dfi_avs_entry_addr(e, a);
+	if (av->rx_ctx_bits != 0)
+		a->port = dfi_port_add(a->port, (uint16_t)(addr >> (64 - av->rx_ctx_bits)));
+}
+
 /** @return the fi_addr_t of an address in the AV, or FI_ADDR_NOTAVAIL (FI_SOURCE). */
 fi_addr_t dfi_av_reverse(const struct dfi_av *av, const struct dfi_addr *a);
 

@@ -98,7 +98,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 			ret = -FI_EINVAL;
 			goto out;
 		}
-		dfi_avs_entry_addr(e, &d->tx_dst);
+		dfi_av_dest(ep->av, e, dest, &d->tx_dst);
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
@@ -117,6 +117,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 	hdr->version = DFI_WIRE_VERSION;
 	hdr->type = DFI_PKT_DGRAM;
 	hdr->flags = (flags & FI_REMOTE_CQ_DATA) ? rte_cpu_to_be_16(DFI_HDR_F_CQ_DATA) : 0;
+	hdr->name_off = rte_cpu_to_be_16(ep->name_off);
 	hdr->reserved = 0;
 	hdr->cq_data = rte_cpu_to_be_64(data);
 	dfi_iov_gather(hdr + 1, iov, count, 0, len);

@@ -23,6 +23,7 @@
 #include "ep_layer.h"
 #include "ep_stubs.h"
 #include "pep.h"
+#include "sep.h"
 #include "eq.h"
 #include "getinfo.h"
 #include "info.h"
@@ -127,11 +128,14 @@ dfi_rx_addr(uint32_t format, struct rte_mbuf *m, struct dfi_addr *a)
 fi_addr_t
 dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m)
 {
+	const struct dfi_hdr *hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
 	struct dfi_addr a;
 
 	if (ep->av == NULL || (ep->caps & FI_SOURCE) == 0)
 		return FI_ADDR_NOTAVAIL;
 	dfi_ep_rx_addr(ep, m, &a);
+	/* a scalable endpoint's context sends from its own port: the AV has the name */
+	a.port = dfi_port_sub(a.port, rte_be_to_cpu_16(hdr->name_off));
 	return dfi_av_reverse(ep->av, &a);
 }
 
@@ -144,6 +148,8 @@ dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
 		return -FI_EINVAL;
 	dfi_ep_self(ep, &a);
+	/* a context has its scalable endpoint's name */
+	a.port = dfi_port_sub(a.port, ep->name_off);
 	return dfi_addr_name(ep->addr_format, &a, addr, addrlen);
 }
 
@@ -156,8 +162,8 @@ dfi_ep_setname(fid_t fid, void *addr, size_t addrlen)
 	struct dfi_addr a, self;
 	int ret;
 
-	if (ep->enabled)
-		return -FI_EOPBADSTATE;
+	if (ep->enabled || ep->sep != NULL)
+		return -FI_EOPBADSTATE;	/* a context's name is its scalable endpoint's */
 	if (dfi_addr_decode(ep->addr_format, addr, addrlen, &a) != 0)
 		return -FI_EINVAL;
 	dfi_ep_self(ep, &self);
@@ -251,6 +257,11 @@ ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	if ((av = dfi_av_from_fid(bfid)) != NULL) {
 		if (flags != 0)
 			return -FI_EBADFLAGS;
+		if (ep->sep != NULL) {
+			DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: a context has its scalable "
+				 "endpoint's AV (fi_scalable_ep_bind)");
+			return -FI_EINVAL;
+		}
 		if (ep->av != NULL || av->domain != ep->domain)
 			return -FI_EINVAL;
 		dfi_av_hold(av);
@@ -447,8 +458,8 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	struct dfi_fault_stats f;
 	int d;
 
-	if (ep_fid == NULL || stats == NULL || ep_fid->fid.fclass != FI_CLASS_EP ||
-	    ep_fid->fid.ops != &dfi_ep_fi_ops)
+	/* an endpoint or a scalable endpoint's context */
+	if (ep_fid == NULL || stats == NULL || ep_fid->fid.ops != &dfi_ep_fi_ops)
 		return -FI_EINVAL;
 	ep = ep_of(&ep_fid->fid);
 	memset(stats, 0, sizeof(*stats));
@@ -519,6 +530,8 @@ ep_close(struct fid *fid)
 	}
 	dfi_sink_detach(&ep->sink);
 	ep->type_ops->fini(ep);
+	if (ep->sep != NULL)
+		dfi_sep_ctx_closed(ep->sep, ep);
 	if (ep->av != NULL)
 		dfi_av_release(ep->av);
 	if (ep->eq != NULL)
@@ -549,8 +562,8 @@ ep_check_info(const struct dfi_domain *domain, const struct fi_info *info)
 	return ret;
 }
 
-static int
-ep_src_port(const struct dfi_domain *domain, const struct fi_info *info, rte_be16_t *port)
+int
+dfi_ep_src_port(const struct dfi_domain *domain, const struct fi_info *info, rte_be16_t *port)
 {
 	struct dfi_addr a;
 
@@ -597,33 +610,64 @@ type_ops_of(enum fi_ep_type type)
 }
 
 int
-dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep **ep_fid,
-	     void *context)
+dfi_ep_check(struct dfi_domain *domain, const struct fi_info *info)
 {
-	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
-	const struct dfi_ep_type_ops *ops;
-	rte_be16_t port;
-	struct dfi_ep *ep;
-	int ret;
-
 	if (domain == NULL || info == NULL || info->ep_attr == NULL || info->tx_attr == NULL ||
-	    info->rx_attr == NULL || ep_fid == NULL)
+	    info->rx_attr == NULL)
 		return -FI_EINVAL;
-	ops = type_ops_of(info->ep_attr->type);
-	if (ops == NULL) {
+	if (type_ops_of(info->ep_attr->type) == NULL) {
 		DFI_WARN(FI_LOG_EP_CTRL, "endpoint type %s not implemented",
 			 fi_tostr(&info->ep_attr->type, FI_TYPE_EP_TYPE));
 		return -FI_ENOSYS;
 	}
-	ret = ep_check_info(domain, info);
-	if (ret == 0)
-		ret = ep_src_port(domain, info, &port);
+	return ep_check_info(domain, info);
+}
+
+int
+dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep **ep_fid,
+	     void *context)
+{
+	struct dfi_domain *domain = dfi_domain_from_fid(domain_fid);
+	struct dfi_ep *ep;
+	int ret;
+
+	if (ep_fid == NULL)
+		return -FI_EINVAL;
+	ret = dfi_ep_check(domain, info);
 	if (ret != 0)
 		return ret;
+	if (info->ep_attr->tx_ctx_cnt > 1 || info->ep_attr->rx_ctx_cnt > 1) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_endpoint: %zu transmit and %zu receive contexts: "
+			 "those are fi_scalable_ep()'s", info->ep_attr->tx_ctx_cnt,
+			 info->ep_attr->rx_ctx_cnt);
+		return -FI_EINVAL;
+	}
+	ret = dfi_ep_open(domain, info, NULL, 0, context, &ep);
+	if (ret == 0)
+		*ep_fid = &ep->ep_fid;
+	return ret;
+}
+
+int
+dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_sink *sink,
+	    uint16_t name_off, void *context, struct dfi_ep **out)
+{
+	const struct dfi_ep_type_ops *ops = type_ops_of(info->ep_attr->type);
+	void *sink_owner = sink != NULL ? sink->owner : NULL;
+	rte_be16_t port = 0;
+	struct dfi_ep *ep;
+	int ret;
+
+	if (sink == NULL) {
+		ret = dfi_ep_src_port(domain, info, &port);
+		if (ret != 0)
+			return ret;
+	}
 	ep = dfi_ep_zalloc(sizeof(*ep));
 	if (ep == NULL)
 		return -FI_ENOMEM;
 	ep->domain = domain;
+	ep->name_off = name_off;
 	ep->type = info->ep_attr->type;
 	ep->type_ops = ops;
 	ep->caps = info->caps;
@@ -636,9 +680,13 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ep->iov_limit = RTE_MIN(info->tx_attr->iov_limit, info->rx_attr->iov_limit);
 	ep->tx_size = info->tx_attr->size;
 	ep->rx_size = info->rx_attr->size;
-	ret = dfi_sink_attach(domain->port, &ep->sink, &port, ep);
-	if (ret != 0)
-		goto err_free;
+	if (sink != NULL) {
+		dfi_sink_move(&ep->sink, sink, ep);
+	} else {
+		ret = dfi_sink_attach(domain->port, &ep->sink, &port, ep);
+		if (ret != 0)
+			goto err_free;
+	}
 	/* known before fi_enable: a raw-Ethernet endpoint never asks for a steered queue */
 	ep->sink.encap = (uint8_t)ep->encap;
 	ep_tclass(ep, info->tx_attr->tclass != FI_TC_UNSPEC ? info->tx_attr->tclass :
@@ -657,11 +705,14 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ep->ep_fid.atomic = ops->atomic != NULL ? ops->atomic : &dfi_no_atomic_ops;
 	ep->ep_fid.collective = &dfi_no_collective_ops;
 	dfi_domain_hold(domain);
-	*ep_fid = &ep->ep_fid;
+	*out = ep;
 	return 0;
 
 err_detach:
-	dfi_sink_detach(&ep->sink);
+	if (sink != NULL)
+		dfi_sink_move(sink, &ep->sink, sink_owner);
+	else
+		dfi_sink_detach(&ep->sink);
 err_free:
 	free(ep);
 	return ret;
@@ -691,6 +742,7 @@ RTE_INIT(dfi_ep_layer_register)
 {
 	dfi_ep_layer.endpoint = dfi_endpoint;
 	dfi_ep_layer.passive_ep = dfi_passive_ep;
+	dfi_ep_layer.scalable_ep = dfi_scalable_ep;
 	dfi_ep_layer.progress = layer_progress;
 	dfi_ep_layer.rescue = layer_rescue;
 	dfi_ep_layer.urgent = layer_urgent;

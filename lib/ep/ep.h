@@ -34,6 +34,7 @@ struct dfi_cntr;
 struct dfi_domain;
 struct dfi_ep;
 struct dfi_msg_cm;
+struct dfi_sep;
 
 /* An operation flag of our own, above libfabric's: fi_inject() and its kin,
  * which generate no completion (fi_sendmsg() with FI_INJECT does). */
@@ -98,6 +99,8 @@ struct dfi_ep {
 	bool enabled;
 	uint8_t encap;			/* enum dfi_encap */
 	bool urgent;			/* an urgent traffic class: progressed first */
+	uint16_t name_off;		/* a scalable endpoint's context: its UDP port's
+					 * place after the endpoint's name (wire.h) */
 	uint32_t addr_format;
 	size_t max_msg_size;
 	size_t inject_size;
@@ -112,11 +115,31 @@ struct dfi_ep {
 	enum fi_ep_type type;
 	struct dfi_eq *eq;
 	struct dfi_msg_cm *cm;		/* FI_EP_MSG: its connection (msg.c) */
+	struct dfi_sep *sep;		/* a context's scalable endpoint, else NULL */
 };
 
 /** fi_endpoint() on one of our domains. */
 int dfi_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
 		 void *context);
+
+/**
+ * Checks an info for an endpoint of the domain, as fi_endpoint() does.
+ * @return 0, -FI_EINVAL (logged when the info asks for too much) or -FI_ENOSYS.
+ */
+int dfi_ep_check(struct dfi_domain *domain, const struct fi_info *info);
+
+/** The UDP port (network order) of the info's src_addr, 0 when it names none. */
+int dfi_ep_src_port(const struct dfi_domain *domain, const struct fi_info *info,
+		    rte_be16_t *port);
+
+/**
+ * Opens an endpoint of a checked info. With sink, the endpoint takes over that
+ * attached, inactive sink (a scalable endpoint's reserved UDP port) and gives
+ * it back on failure; name_off is the sink's place in the scalable endpoint's
+ * range. Without, it takes the info's src_addr port or an ephemeral one.
+ */
+int dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_sink *sink,
+		uint16_t name_off, void *context, struct dfi_ep **ep);
 
 /**
  * Progresses an endpoint, then issues the triggered operations its

@@ -15,6 +15,44 @@
 #define NO_OP(type, name, ...) static type name(__VA_ARGS__) { return -FI_ENOSYS; }
 #define NO_OP_EXTERN(type, name, ...) type name(__VA_ARGS__) { return -FI_ENOSYS; }
 
+NO_OP(ssize_t, no_msg_recv, struct fid_ep *ep, void *buf, size_t len, void *desc,
+	fi_addr_t src_addr, void *context)
+
+NO_OP(ssize_t, no_msg_recvv, struct fid_ep *ep, const struct iovec *iov, void **desc,
+	size_t count, fi_addr_t src_addr, void *context)
+
+NO_OP(ssize_t, no_msg_recvmsg, struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
+
+NO_OP(ssize_t, no_msg_send, struct fid_ep *ep, const void *buf, size_t len, void *desc,
+	fi_addr_t dest_addr, void *context)
+
+NO_OP(ssize_t, no_msg_sendv, struct fid_ep *ep, const struct iovec *iov, void **desc,
+	size_t count, fi_addr_t dest_addr, void *context)
+
+NO_OP(ssize_t, no_msg_sendmsg, struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
+
+NO_OP(ssize_t, no_msg_inject, struct fid_ep *ep, const void *buf, size_t len,
+	fi_addr_t dest_addr)
+
+NO_OP(ssize_t, no_msg_senddata, struct fid_ep *ep, const void *buf, size_t len, void *desc,
+	uint64_t data, fi_addr_t dest_addr, void *context)
+
+NO_OP(ssize_t, no_msg_injectdata, struct fid_ep *ep, const void *buf, size_t len, uint64_t data,
+	fi_addr_t dest_addr)
+
+struct fi_ops_msg dfi_no_msg_ops = {
+	.size = sizeof(struct fi_ops_msg),
+	.recv = no_msg_recv,
+	.recvv = no_msg_recvv,
+	.recvmsg = no_msg_recvmsg,
+	.send = no_msg_send,
+	.sendv = no_msg_sendv,
+	.sendmsg = no_msg_sendmsg,
+	.inject = no_msg_inject,
+	.senddata = no_msg_senddata,
+	.injectdata = no_msg_injectdata,
+};
+
 NO_OP(ssize_t, no_tagged_recv, struct fid_ep *ep, void *buf, size_t len, void *desc,
 	fi_addr_t src_addr, uint64_t tag, uint64_t ignore, void *context)
 

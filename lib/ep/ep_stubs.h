@@ -5,7 +5,8 @@
 /*
  * Endpoint operations a type does not offer: connection management (the
  * endpoints are connectionless), collectives, and whichever of tagged
- * messages, RMA and atomics a type lacks. They answer -FI_ENOSYS.
+ * messages, RMA and atomics a type lacks (messages: a scalable endpoint
+ * itself, and the half a context lacks). They answer -FI_ENOSYS.
  */
 
 #ifndef _DFI_EP_STUBS_H_
@@ -18,6 +19,7 @@
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
+extern struct fi_ops_msg dfi_no_msg_ops;
 extern struct fi_ops_tagged dfi_no_tagged_ops;
 extern struct fi_ops_rma dfi_no_rma_ops;
 extern struct fi_ops_atomic dfi_no_atomic_ops;

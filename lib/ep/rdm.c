@@ -169,24 +169,29 @@ ux_unlink(struct dfi_rdm *r, struct rdm_ux *ux)
 
 /* -- addresses -- */
 
-/* The sender's fi_addr_t, kept with the peer and checked against the AV. */
+/*
+ * The sender's fi_addr_t, kept with the peer and checked against the AV: the
+ * AV has its name, which is its address unless it is a scalable endpoint's
+ * context.
+ */
 static fi_addr_t
 peer_fi_addr(struct dfi_ep *ep, struct rdm_peer *p)
 {
 	const struct dfi_av_entry *e;
-	struct dfi_addr a;
+	struct dfi_addr a, name = p->addr;
 
 	if (ep->av == NULL)
 		return FI_ADDR_NOTAVAIL;
+	name.port = dfi_port_sub(name.port, p->name_off);
 	if (p->fi_addr != FI_ADDR_NOTAVAIL) {
 		e = dfi_av_resolve(ep->av, p->fi_addr);
 		if (e != NULL) {
 			dfi_avs_entry_addr(e, &a);
-			if (dfi_addr_equal(&a, &p->addr))
+			if (dfi_addr_equal(&a, &name))
 				return p->fi_addr;
 		}
 	}
-	p->fi_addr = dfi_av_reverse(ep->av, &p->addr);
+	p->fi_addr = dfi_av_reverse(ep->av, &name);
 	return p->fi_addr;
 }
 
@@ -667,7 +672,7 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 				 req->dest);
 			return -FI_EINVAL;
 		}
-		dfi_avs_entry_addr(e, &a);
+		dfi_av_dest(ep->av, e, req->dest, &a);
 		p = rdm_peer_get(r, &a, true);
 		if (unlikely(p == NULL)) {
 			r->tx_memo.e = NULL;	/* kept only with its peer */
@@ -1353,6 +1358,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		ret = -FI_EINVAL;
 		goto err;
 	}
+	r->name_off = rte_cpu_to_be_16(ep->name_off);
 	ret = crc_wanted(ep, &r->crc);
 	if (ret != 0)
 		goto err;

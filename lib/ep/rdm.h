@@ -199,6 +199,7 @@ struct rdm_peer {
 	uint8_t version;
 	bool active;			/* on the endpoint's active list */
 	uint16_t seg;			/* payload per packet to it: what both take */
+	uint16_t name_off;		/* its port less its name's (a context's place) */
 	bool ack_owed;
 	bool ack_now;			/* the sender waits on an acknowledgement */
 	bool closing;			/* our CLOSE is not answered yet */
@@ -342,6 +343,7 @@ struct dfi_rdm {
 	uint32_t link_epoch;		/* the port's, when last looked at */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
+	rte_be16_t name_off;		/* the endpoint's (a context's place, wire.h) */
 	size_t min_multi_recv;
 	/* peers: open-addressed table of pointers, by address key */
 	struct rdm_peer **peers;

@@ -283,6 +283,7 @@ hdr_fill(const struct dfi_rdm *r, struct rdm_peer *p, struct dfi_rdm_hdr *h, uin
 	h->key = 0;
 	h->ts = rte_cpu_to_be_32((uint32_t)(r->now >> TS_SHIFT));
 	h->ts_echo = rte_cpu_to_be_32(p->ts_echo);
+	h->name_off = r->name_off;
 	h->reserved = 0;
 	if (p->echo_dup)
 		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_ECHO_DUP);
@@ -1058,6 +1059,10 @@ adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 	p->state = RDM_PEER_UP;
 	heard(r, p);
 	p->rnr_until = 0;
+	if (p->name_off != rte_be_to_cpu_16(h->name_off)) {
+		p->name_off = rte_be_to_cpu_16(h->name_off);
+		p->fi_addr = FI_ADDR_NOTAVAIL;	/* its name is elsewhere now */
+	}
 }
 
 static void

@@ -83,6 +83,13 @@ domain_endpoint(struct fid_domain *domain, struct fi_info *info, struct fid_ep *
 	return dfi_ep_layer.endpoint(domain, info, ep, context);
 }
 
+static int
+domain_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
+		   void *context)
+{
+	return dfi_ep_layer.scalable_ep(domain, info, sep, context);
+}
+
 /* fi_endpoint2(): without flags, fi_endpoint(); FI_PEER endpoints are not offered. */
 static int
 domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
@@ -129,7 +136,7 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.av_open = dfi_av_open,
 	.cq_open = dfi_cq_open,
 	.endpoint = domain_endpoint,
-	.scalable_ep = dfi_no_scalable_ep,
+	.scalable_ep = domain_scalable_ep,
 	.cntr_open = dfi_cntr_open,
 	.poll_open = dfi_poll_open,
 	.stx_ctx = dfi_no_stx_ctx,
@@ -238,7 +245,13 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 		goto err_free;
 	domain->encap = (uint8_t)encap;
 	domain->tclass = attr->tclass;
-	domain->locked = domain->threading != FI_THREAD_DOMAIN;
+	/*
+	 * FI_THREAD_COMPLETION: the application serializes each endpoint (or
+	 * context) with its CQs and counters, so threads that each drive their
+	 * own take no lock; what they share, the port's queue 0, has its own.
+	 */
+	domain->locked = domain->threading != FI_THREAD_DOMAIN &&
+			 domain->threading != FI_THREAD_COMPLETION;
 	rte_spinlock_init(&domain->lock);
 	domain->caps = info->caps;
 	DFI_REF_INIT(&domain->refs);

@@ -31,7 +31,7 @@ struct dfi_eq;
 struct dfi_domain {
 	struct fid_domain domain_fid;
 	/* data path: serialises endpoints, CQs and counters unless the
-	 * application does (FI_THREAD_DOMAIN) */
+	 * application does (FI_THREAD_DOMAIN, FI_THREAD_COMPLETION) */
 	rte_spinlock_t lock;
 	bool locked;
 	uint8_t encap;			/* enum dfi_encap of its endpoints */

@@ -24,6 +24,9 @@ struct dfi_ep_layer {
 	/** fi_endpoint() on one of our domains */
 	int (*endpoint)(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
 			void *context);
+	/** fi_scalable_ep() on one of our domains */
+	int (*scalable_ep)(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
+			   void *context);
 	/** fi_passive_ep() on one of our fabrics */
 	int (*passive_ep)(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
 			  void *context);

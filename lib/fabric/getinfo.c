@@ -217,6 +217,11 @@ apply_ep_attr(struct fi_info *info, const struct fi_ep_attr *hint)
 		MISMATCH("ep_attr", "shared contexts are not offered");
 	CHECK_MAX("ep_attr->tx_ctx_cnt", hint->tx_ctx_cnt, dom->max_ep_tx_ctx);
 	CHECK_MAX("ep_attr->rx_ctx_cnt", hint->rx_ctx_cnt, dom->max_ep_rx_ctx);
+	/* the counts fi_scalable_ep() opens */
+	if (hint->tx_ctx_cnt != 0)
+		ep->tx_ctx_cnt = hint->tx_ctx_cnt;
+	if (hint->rx_ctx_cnt != 0)
+		ep->rx_ctx_cnt = hint->rx_ctx_cnt;
 	if (hint->auth_key_size != 0 || hint->auth_key != NULL)
 		MISMATCH("ep_attr->auth_key", "authorization keys are not offered");
 	/* Tags are 64 opaque bits: any layout of fields fits (fi_endpoint(3)),

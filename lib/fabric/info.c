@@ -27,6 +27,9 @@
 #define DFI_DOMAIN_CQ_CNT	1024
 #define DFI_DOMAIN_CNTR_CNT	1024
 #define DFI_DOMAIN_MR_CNT	65536
+/* Contexts of a scalable endpoint, each way: each is a UDP port of the
+ * endpoint's range, and a queue pair of its own where the PMD steers. */
+#define DFI_EP_CTX_MAX		64
 
 const enum fi_ep_type dfi_ep_types[] = { FI_EP_RDM, FI_EP_DGRAM, FI_EP_MSG };
 const unsigned int dfi_ep_type_count = RTE_DIM(dfi_ep_types);
@@ -125,6 +128,11 @@ dfi_info_template(enum fi_ep_type type, const struct dfi_port *port)
 		break;
 	default:
 		goto err_free;
+	}
+	if (type != FI_EP_MSG) {
+		/* no more contexts than the port has queues, as if each had one */
+		info->domain_attr->max_ep_tx_ctx = RTE_MIN(port->max_queues, DFI_EP_CTX_MAX);
+		info->domain_attr->max_ep_rx_ctx = info->domain_attr->max_ep_tx_ctx;
 	}
 	info->tx_attr->caps = info->caps & DFI_TX_CAPS;
 	info->rx_attr->caps = info->caps & DFI_RX_CAPS;

@@ -49,13 +49,13 @@
 #define DFI_RDM_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | DFI_MSG_MODS | \
 				 DFI_RMA_MODS | FI_DIRECTED_RECV | FI_MULTI_RECV | FI_SOURCE | \
 				 FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV | \
-				 FI_TRIGGER)
+				 FI_TRIGGER | FI_NAMED_RX_CTX)
 /* FI_EP_MSG: RDM's data path to the one connected peer; no AV, so no
  * source addresses or directed receives */
 #define DFI_MSG_CAPS		(FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | DFI_MSG_MODS | DFI_RMA_MODS | \
 				 FI_MULTI_RECV | FI_RMA_EVENT | FI_LOCAL_COMM | FI_REMOTE_COMM)
 #define DFI_DGRAM_CAPS		(FI_MSG | DFI_MSG_MODS | FI_SOURCE | FI_LOCAL_COMM | \
-				 FI_REMOTE_COMM | FI_SHARED_AV)
+				 FI_REMOTE_COMM | FI_SHARED_AV | FI_NAMED_RX_CTX)
 /* Secondary capabilities reported unasked: they cost nothing. */
 #define DFI_FREE_CAPS		(FI_MULTI_RECV | FI_LOCAL_COMM | FI_REMOTE_COMM)
 

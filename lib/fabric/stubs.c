@@ -51,13 +51,6 @@ dfi_no_ops_set(struct fid *fid __rte_unused, const char *name __rte_unused,
 }
 
 int
-dfi_no_scalable_ep(struct fid_domain *domain __rte_unused, struct fi_info *info __rte_unused,
-		   struct fid_ep **sep __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_stx_ctx(struct fid_domain *domain __rte_unused, struct fi_tx_attr *attr __rte_unused,
 	       struct fid_stx **stx __rte_unused, void *context __rte_unused)
 {

@@ -41,8 +41,6 @@ int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
 		   void *context);
 
 
-int dfi_no_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
-		       void *context);
 int dfi_no_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
 		   void *context);
 int dfi_no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **rx_ep,

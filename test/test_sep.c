@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/*
+ * Scalable endpoints in one process, on one net_ring port: the attributes,
+ * every refusal (counts past the port's queues, a context used before it is
+ * enabled, opened twice, the endpoint closed before its contexts), named
+ * receive contexts reached with fi_rx_addr(), FI_SOURCE naming the scalable
+ * endpoint whichever context sent, RMA from a transmit context, and a
+ * context closed and opened again; for RDM and DGRAM.
+ *
+ * "threads MODEL N": two threads, each driving its own transmit context on
+ * one side of a memif wire and its own receive context on the other (one
+ * process, two ports), N messages each, every one checked in order, while
+ * the ports drop, duplicate, reorder and corrupt frames (FI_DPDK_FAULT);
+ * MODEL is the domain's threading, "completion" or "safe".
+ */
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_rma.h>
+#include <rdma/fi_tagged.h>
+
+#include "ep_stats.h"
+#include "test_util.h"
+
+#define TIMEOUT_MS	2000
+#define MAX_CTX		4
+#define RX_CTX_BITS	2
+
+struct sep_side {
+	struct fid_ep *sep;
+	struct fid_ep *tx[MAX_CTX];
+	struct fid_ep *rx[MAX_CTX];
+	struct fid_cq *tx_cq[MAX_CTX];
+	struct fid_cq *rx_cq[MAX_CTX];
+	int nb_tx;
+	int nb_rx;
+};
+
+static struct test_domain td;
+static struct fid_av *av;
+static struct test_node peer;		/* a plain endpoint */
+static enum fi_ep_type ep_type;
+
+/* -- set-up -- */
+
+static int
+ctx_cq(struct test_domain *d, struct fid_ep *ctx, struct fid_cq **cq, uint64_t flags)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 1024 };
+	int ret;
+
+	ret = fi_cq_open(d->domain, &cq_attr, cq, NULL);
+	ret = ret ? ret : fi_ep_bind(ctx, &(*cq)->fid, flags);
+	return ret ? ret : fi_enable(ctx);
+}
+
+static int
+side_open(struct test_domain *d, struct fid_av *a, int nb_tx, int nb_rx, struct sep_side *s)
+{
+	struct fi_info *info = fi_dupinfo(d->info);
+	int i, ret;
+
+	memset(s, 0, sizeof(*s));
+	if (info == NULL)
+		return -FI_ENOMEM;
+	s->nb_tx = nb_tx;
+	s->nb_rx = nb_rx;
+	info->ep_attr->tx_ctx_cnt = (size_t)nb_tx;
+	info->ep_attr->rx_ctx_cnt = (size_t)nb_rx;
+	ret = fi_scalable_ep(d->domain, info, &s->sep, NULL);
+	fi_freeinfo(info);
+	ret = ret ? ret : fi_scalable_ep_bind(s->sep, &a->fid, 0);
+	for (i = 0; ret == 0 && i < nb_tx; i++) {
+		ret = fi_tx_context(s->sep, i, NULL, &s->tx[i], NULL);
+		ret = ret ? ret : ctx_cq(d, s->tx[i], &s->tx_cq[i], FI_TRANSMIT);
+	}
+	for (i = 0; ret == 0 && i < nb_rx; i++) {
+		ret = fi_rx_context(s->sep, i, NULL, &s->rx[i], NULL);
+		ret = ret ? ret : ctx_cq(d, s->rx[i], &s->rx_cq[i], FI_RECV);
+	}
+	return ret ? ret : fi_enable(s->sep);
+}
+
+static int
+side_close(struct sep_side *s)
+{
+	int i, ret;
+
+	for (i = 0; i < MAX_CTX; i++) {
+		if (s->tx[i] != NULL)
+			fi_close(&s->tx[i]->fid);
+		if (s->rx[i] != NULL)
+			fi_close(&s->rx[i]->fid);
+		if (s->tx_cq[i] != NULL)
+			fi_close(&s->tx_cq[i]->fid);
+		if (s->rx_cq[i] != NULL)
+			fi_close(&s->rx_cq[i]->fid);
+	}
+	ret = s->sep != NULL ? fi_close(&s->sep->fid) : 0;
+	memset(s, 0, sizeof(*s));
+	return ret;
+}
+
+/* The scalable endpoint's name in the AV. */
+static fi_addr_t
+side_addr(struct fid_av *a, const struct sep_side *s)
+{
+	struct sockaddr_in sin;
+	size_t len = sizeof(sin);
+	fi_addr_t addr = FI_ADDR_NOTAVAIL;
+
+	CU_ASSERT_EQUAL_FATAL(fi_getname(&s->sep->fid, &sin, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(a, &sin, 1, &addr, 0, NULL), 1);
+	return addr;
+}
+
+static int
+suite_open(enum fi_ep_type type, uint64_t caps)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 256 };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .rx_ctx_bits = RX_CTX_BITS };
+
+	ep_type = type;
+	if (test_domain_open(&td, type, FI_SOCKADDR_IN, caps | FI_SOURCE | FI_NAMED_RX_CTX) != 0 ||
+	    fi_av_open(td.domain, &av_attr, &av, NULL) != 0)
+		return 1;
+	return test_node_open(&peer, &td, av, &cq_attr, FI_WAIT_UNSPEC) != 0;
+}
+
+static int
+suite_rdm(void)
+{
+	return suite_open(FI_EP_RDM, FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV);
+}
+
+static int
+suite_dgram(void)
+{
+	return suite_open(FI_EP_DGRAM, FI_MSG);
+}
+
+static int
+suite_clean(void)
+{
+	test_node_close(&peer);
+	if (av != NULL)
+		fi_close(&av->fid);
+	av = NULL;
+	test_domain_close(&td);
+	return 0;
+}
+
+/* One completion of cq, progressing the peer as well; its source in *src. */
+static ssize_t
+wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
+{
+	fi_addr_t ignored;
+	struct timespec t0;
+	ssize_t ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		fi_cq_read(peer.cq, NULL, 0);	/* the peer answers and acknowledges */
+		ret = fi_cq_readfrom(cq, e, 1, src != NULL ? src : &ignored);
+	} while (ret == -FI_EAGAIN && test_ms_since(&t0) < TIMEOUT_MS);
+	return ret;
+}
+
+/* -- attributes -- */
+
+static void
+test_attributes(void)
+{
+	const struct fi_domain_attr *d = td.info->domain_attr;
+	struct fi_info *hints = fi_dupinfo(td.info), *info = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
+	/* net_ring offers 16 queue pairs: as many contexts each way */
+	CU_ASSERT(d->max_ep_tx_ctx >= MAX_CTX && d->max_ep_tx_ctx == d->max_ep_rx_ctx);
+	CU_ASSERT((td.info->caps & FI_NAMED_RX_CTX) != 0);
+	hints->ep_attr->tx_ctx_cnt = d->max_ep_tx_ctx;
+	hints->ep_attr->rx_ctx_cnt = 3;
+	CU_ASSERT_EQUAL(test_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info), 0);
+	CU_ASSERT(info != NULL && info->ep_attr->tx_ctx_cnt == d->max_ep_tx_ctx &&
+		  info->ep_attr->rx_ctx_cnt == 3);
+	fi_freeinfo(info);
+	info = NULL;
+	hints->ep_attr->tx_ctx_cnt = d->max_ep_tx_ctx + 1;
+	CU_ASSERT_EQUAL(test_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info),
+			-FI_ENODATA);
+	fi_freeinfo(info);
+	fi_freeinfo(hints);
+}
+
+/* -- refusals -- */
+
+static void
+test_refusals(void)
+{
+	struct fi_info *info = fi_dupinfo(td.info);
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED };
+	struct fid_ep *sep, *tx, *rx, *other;
+	struct fid_cq *cq;
+	char buf[8] = "refused";
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	/* more contexts than the port has queues */
+	info->ep_attr->tx_ctx_cnt = td.info->domain_attr->max_ep_tx_ctx + 1;
+	CU_ASSERT_EQUAL(fi_scalable_ep(td.domain, info, &sep, NULL), -FI_EINVAL);
+	info->ep_attr->tx_ctx_cnt = 2;
+	info->ep_attr->rx_ctx_cnt = td.info->domain_attr->max_ep_rx_ctx + 1;
+	CU_ASSERT_EQUAL(fi_scalable_ep(td.domain, info, &sep, NULL), -FI_EINVAL);
+	info->ep_attr->rx_ctx_cnt = 2;
+	/* contexts are fi_scalable_ep()'s */
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &other, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(fi_scalable_ep(td.domain, info, &sep, NULL), 0);
+	CU_ASSERT_EQUAL(sep->fid.fclass, FI_CLASS_SEP);
+	/* no data through the endpoint itself, no AV yet, an AV only */
+	CU_ASSERT_EQUAL(fi_send(sep, buf, 1, NULL, peer.addr, NULL), -FI_ENOSYS);
+	CU_ASSERT_EQUAL(fi_enable(sep), -FI_ENOAV);
+	CU_ASSERT_EQUAL_FATAL(fi_cq_open(td.domain, &cq_attr, &cq, NULL), 0);
+	CU_ASSERT_EQUAL(fi_scalable_ep_bind(sep, &cq->fid, FI_TRANSMIT), -FI_EINVAL);
+	/* indices past the counts */
+	CU_ASSERT_EQUAL(fi_tx_context(sep, 2, NULL, &tx, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_rx_context(sep, -1, NULL, &rx, NULL), -FI_EINVAL);
+	/* a context opened before the AV is bound gets it with the endpoint */
+	CU_ASSERT_EQUAL_FATAL(fi_tx_context(sep, 1, NULL, &tx, NULL), 0);
+	CU_ASSERT_EQUAL(tx->fid.fclass, FI_CLASS_TX_CTX);
+	CU_ASSERT_EQUAL(fi_tx_context(sep, 1, NULL, &other, NULL), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_scalable_ep_bind(sep, &av->fid, 0), 0);
+	CU_ASSERT_EQUAL(fi_scalable_ep_bind(sep, &av->fid, 0), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_ep_bind(tx, &av->fid, 0), -FI_EINVAL);
+	/* used before it is enabled */
+	CU_ASSERT_EQUAL(fi_send(tx, buf, 1, NULL, peer.addr, NULL), -FI_EOPBADSTATE);
+	CU_ASSERT_EQUAL(fi_ep_bind(tx, &cq->fid, FI_TRANSMIT), 0);
+	CU_ASSERT_EQUAL(fi_enable(tx), 0);
+	/* a transmit context does not receive */
+	CU_ASSERT_EQUAL(fi_recv(tx, buf, sizeof(buf), NULL, FI_ADDR_UNSPEC, NULL), -FI_ENOSYS);
+	CU_ASSERT_EQUAL_FATAL(fi_rx_context(sep, 0, NULL, &rx, NULL), 0);
+	CU_ASSERT_EQUAL(rx->fid.fclass, FI_CLASS_RX_CTX);
+	/* a receive context does not send */
+	CU_ASSERT_EQUAL(fi_send(rx, buf, 1, NULL, peer.addr, NULL), -FI_ENOSYS);
+	CU_ASSERT_EQUAL(fi_inject(rx, buf, 1, peer.addr), -FI_ENOSYS);
+	if (ep_type == FI_EP_RDM)
+		CU_ASSERT_EQUAL(fi_write(rx, buf, 1, NULL, peer.addr, 0, 0, NULL), -FI_ENOSYS);
+	/* closed in the wrong order */
+	CU_ASSERT_EQUAL(fi_close(&sep->fid), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_close(&rx->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&sep->fid), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_close(&tx->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&sep->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&cq->fid), 0);
+	/* FI_EP_MSG has no scalable endpoints */
+	info->ep_attr->type = FI_EP_MSG;
+	CU_ASSERT_NOT_EQUAL(fi_scalable_ep(td.domain, info, &sep, NULL), 0);
+	fi_freeinfo(info);
+}
+
+/* -- data -- */
+
+static void
+check_msg(struct fid_cq *cq, const char *buf, const char *want, fi_addr_t from, uint64_t flags)
+{
+	struct fi_cq_tagged_entry e;
+	fi_addr_t src = FI_ADDR_NOTAVAIL;
+
+	CU_ASSERT_EQUAL_FATAL(wait_one(cq, &e, &src), 1);
+	CU_ASSERT(e.len == strlen(want) + 1 && strcmp(buf, want) == 0);
+	CU_ASSERT_EQUAL(src, from);
+	CU_ASSERT_EQUAL(e.flags & (FI_RECV | FI_TAGGED), flags);
+}
+
+/* Each named receive context gets what was sent to it, and nothing else. */
+static void
+test_named_rx(void)
+{
+	struct sep_side s;
+	char in[MAX_CTX][16], want[16];
+	fi_addr_t sa;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 3, &s), 0);
+	sa = side_addr(av, &s);
+	for (i = 2; i >= 0; i--)
+		CU_ASSERT_EQUAL(fi_recv(s.rx[i], in[i], sizeof(in[i]), NULL, FI_ADDR_UNSPEC, NULL),
+				0);
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "to rx %d", i);
+		CU_ASSERT_EQUAL(fi_inject(peer.ep, want, strlen(want) + 1,
+					  fi_rx_addr(sa, i, RX_CTX_BITS)), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "to rx %d", i);
+		check_msg(s.rx_cq[i], in[i], want, peer.addr, FI_RECV);
+	}
+	/* the name alone is receive context 0 */
+	CU_ASSERT_EQUAL(fi_recv(s.rx[0], in[0], sizeof(in[0]), NULL, FI_ADDR_UNSPEC, NULL), 0);
+	CU_ASSERT_EQUAL(fi_inject(peer.ep, "name", 5, sa), 0);
+	check_msg(s.rx_cq[0], in[0], "name", peer.addr, FI_RECV);
+	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
+}
+
+/* A transmit context's messages come from the scalable endpoint's name. */
+static void
+test_tx_source(void)
+{
+	struct fi_cq_tagged_entry e;
+	struct sep_side s;
+	char in[16], want[16];
+	fi_addr_t sa;
+	int j;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 1, &s), 0);
+	sa = side_addr(av, &s);
+	for (j = 0; j < 2; j++) {
+		snprintf(want, sizeof(want), "from tx %d", j);
+		CU_ASSERT_EQUAL(fi_recv(peer.ep, in, sizeof(in), NULL, FI_ADDR_UNSPEC, NULL), 0);
+		CU_ASSERT_EQUAL(fi_send(s.tx[j], want, strlen(want) + 1, NULL, peer.addr, want),
+				0);
+		check_msg(peer.cq, in, want, sa, FI_RECV);
+		/* the send completes on the context's own CQ */
+		CU_ASSERT_EQUAL(wait_one(s.tx_cq[j], &e, NULL), 1);
+		CU_ASSERT_PTR_EQUAL(e.op_context, want);
+		/* an answer to the source lands on receive context 0 */
+		CU_ASSERT_EQUAL(fi_recv(s.rx[0], in, sizeof(in), NULL, FI_ADDR_UNSPEC, NULL), 0);
+		CU_ASSERT_EQUAL(fi_inject(peer.ep, "answer", 7, sa), 0);
+		check_msg(s.rx_cq[0], in, "answer", peer.addr, FI_RECV);
+	}
+	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
+}
+
+/* Tagged messages, a directed receive and an RMA write, context to context. */
+static void
+test_rdm_ops(void)
+{
+	struct fi_cq_tagged_entry e;
+	struct sep_side s;
+	struct fid_mr *mr;
+	char in[16], target[16] = { 0 };
+	fi_addr_t sa;
+
+	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 2, &s), 0);
+	sa = side_addr(av, &s);
+	/* a directed receive on context 1 takes the peer's message only */
+	CU_ASSERT_EQUAL(fi_trecv(s.rx[1], in, sizeof(in), NULL, peer.addr, 7, 0, NULL), 0);
+	CU_ASSERT_EQUAL(fi_tinject(peer.ep, "tagged", 7, fi_rx_addr(sa, 1, RX_CTX_BITS), 7), 0);
+	check_msg(s.rx_cq[1], in, "tagged", peer.addr, FI_RECV | FI_TAGGED);
+	/* from transmit context 1 into the peer's memory */
+	CU_ASSERT_EQUAL_FATAL(fi_mr_reg(td.domain, target, sizeof(target), FI_REMOTE_WRITE, 0, 42,
+					0, &mr, NULL), 0);
+	CU_ASSERT_EQUAL(fi_write(s.tx[1], "written", 8, NULL, peer.addr, 0, fi_mr_key(mr), in),
+			0);
+	CU_ASSERT_EQUAL(wait_one(s.tx_cq[1], &e, NULL), 1);
+	CU_ASSERT(e.op_context == in && (e.flags & FI_WRITE) && strcmp(target, "written") == 0);
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
+}
+
+/* A context closed gives its port back; opened again, it takes it again. */
+static void
+test_reopen(void)
+{
+	struct fi_info *info = fi_dupinfo(td.info);
+	struct sockaddr_in sin, again;
+	size_t len = sizeof(sin);
+	struct fid_ep *ep;
+	struct sep_side s;
+	char in[16];
+	fi_addr_t sa;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
+	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 2, &s), 0);
+	sa = side_addr(av, &s);
+	CU_ASSERT_EQUAL(fi_getname(&s.sep->fid, &sin, &len), 0);
+	/* the range is the endpoint's: receive context 1's port, transmit context 1's */
+	len = sizeof(again);
+	CU_ASSERT_EQUAL(fi_getname(&s.rx[1]->fid, &again, &len), 0);
+	CU_ASSERT_EQUAL(again.sin_port, sin.sin_port);
+	again.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
+	info->src_addr = &again;
+	info->src_addrlen = sizeof(again);
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &ep, NULL), -FI_EADDRINUSE);
+	again.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 3));
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &ep, NULL), -FI_EADDRINUSE);
+	/* receive context 1 again */
+	CU_ASSERT_EQUAL(fi_close(&s.rx[1]->fid), 0);
+	s.rx[1] = NULL;
+	CU_ASSERT_EQUAL_FATAL(fi_rx_context(s.sep, 1, NULL, &s.rx[1], NULL), 0);
+	CU_ASSERT_EQUAL(fi_ep_bind(s.rx[1], &s.rx_cq[1]->fid, FI_RECV), 0);
+	CU_ASSERT_EQUAL(fi_enable(s.rx[1]), 0);
+	CU_ASSERT_EQUAL(fi_recv(s.rx[1], in, sizeof(in), NULL, FI_ADDR_UNSPEC, NULL), 0);
+	CU_ASSERT_EQUAL(fi_inject(peer.ep, "again", 6, fi_rx_addr(sa, 1, RX_CTX_BITS)), 0);
+	check_msg(s.rx_cq[1], in, "again", peer.addr, FI_RECV);
+	CU_ASSERT_EQUAL(side_close(&s), 0);
+	/* and the range is free once the endpoint is closed */
+	again.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &ep, NULL), 0);
+	CU_ASSERT_EQUAL(fi_close(&ep->fid), 0);
+	info->src_addr = NULL;
+	info->src_addrlen = 0;
+	fi_freeinfo(info);
+	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
+}
+
+static CU_TestInfo rdm_tests[] = {
+	{ "attributes", test_attributes },
+	{ "refusals", test_refusals },
+	{ "named receive contexts", test_named_rx },
+	{ "FI_SOURCE of a transmit context", test_tx_source },
+	{ "tagged, directed, RMA", test_rdm_ops },
+	{ "a context opened again", test_reopen },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo dgram_tests[] = {
+	{ "refusals", test_refusals },
+	{ "named receive contexts", test_named_rx },
+	{ "FI_SOURCE of a transmit context", test_tx_source },
+	{ "a context opened again", test_reopen },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "scalable RDM endpoints", suite_rdm, suite_clean, NULL, NULL, rdm_tests },
+	{ "scalable DGRAM endpoints", suite_dgram, suite_clean, NULL, NULL, dgram_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+/* -- threads: a context pair per thread, across a faulty memif wire -- */
+
+#define THR_WINDOW	64	/* receives posted, sends in flight */
+#define THR_LEN		64
+
+struct thr {
+	pthread_t tid;
+	struct fid_ep *tx, *rx;
+	struct fid_cq *tx_cq, *rx_cq;
+	fi_addr_t dst;
+	uint64_t n;
+	uint64_t sent, recvd, bad;
+	int index;
+	int failed;
+	uint8_t buf[THR_WINDOW][THR_LEN];	/* receives */
+	uint8_t out[THR_WINDOW][THR_LEN];	/* sends, each kept until its completion */
+	bool busy[THR_WINDOW];
+};
+
+static void
+thr_fill(uint8_t *p, int index, uint64_t seq)
+{
+	int i;
+
+	memcpy(p, &seq, sizeof(seq));
+	for (i = (int)sizeof(seq); i < THR_LEN; i++)
+		p[i] = (uint8_t)(seq * 13 + (uint64_t)i * 7 + (uint64_t)index * 101);
+}
+
+static void *
+thr_run(void *arg)
+{
+	struct thr *t = arg;
+	struct fi_cq_tagged_entry e[16];
+	struct fi_cq_err_entry err;
+	uint8_t want[THR_LEN];
+	uint64_t posted = 0, done = 0, slot, seq, next = 0;
+	struct timespec t0;
+	ssize_t k, i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (; posted < THR_WINDOW && posted < t->n; posted++)
+		if (fi_recv(t->rx, t->buf[posted], THR_LEN, NULL, FI_ADDR_UNSPEC,
+			    (void *)(uintptr_t)posted) != 0)
+			t->failed = 1;
+	while ((t->recvd < t->n || done < t->n) && !t->failed && test_ms_since(&t0) < 240000) {
+		if (t->sent < t->n && !t->busy[next]) {
+			thr_fill(t->out[next], t->index, t->sent);
+			if (fi_send(t->tx, t->out[next], THR_LEN, NULL, t->dst,
+				    (void *)(uintptr_t)next) == 0) {
+				t->busy[next] = true;
+				next = (next + 1) % THR_WINDOW;
+				t->sent++;
+			}
+		}
+		k = fi_cq_read(t->tx_cq, e, 16);
+		if (k == -FI_EAVAIL && fi_cq_readerr(t->tx_cq, &err, 0) == 1)
+			t->failed = 1;
+		for (i = 0; i < k; i++)
+			t->busy[(uintptr_t)e[i].op_context] = false;
+		if (k > 0)
+			done += (uint64_t)k;
+		k = fi_cq_read(t->rx_cq, e, 16);
+		if (k == -FI_EAVAIL && fi_cq_readerr(t->rx_cq, &err, 0) == 1)
+			t->failed = 1;
+		for (i = 0; i < k; i++) {
+			/* in order: message number recvd, in the slot of the receive it took */
+			slot = (uint64_t)(uintptr_t)e[i].op_context;
+			memcpy(&seq, t->buf[slot], sizeof(seq));
+			thr_fill(want, t->index, t->recvd);
+			if (e[i].len != THR_LEN || seq != t->recvd ||
+			    memcmp(t->buf[slot], want, THR_LEN) != 0)
+				t->bad++;
+			t->recvd++;
+			if (posted < t->n && fi_recv(t->rx, t->buf[slot], THR_LEN, NULL,
+						     FI_ADDR_UNSPEC, e[i].op_context) == 0)
+				posted++;
+		}
+	}
+	return NULL;
+}
+
+static int
+threads(const char *model, uint64_t n)
+{
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .rx_ctx_bits = RX_CTX_BITS };
+	enum fi_threading thr_model = strcmp(model, "safe") == 0 ? FI_THREAD_SAFE :
+				      FI_THREAD_COMPLETION;
+	struct test_domain ti = { 0 }, tt = { 0 };
+	struct fid_av *avi = NULL, *avt = NULL;
+	struct sep_side si, st;
+	struct fi_dpdk_ep_stats sti, stt;
+	struct thr t[2];
+	struct timespec t0;
+	fi_addr_t ta = FI_ADDR_NOTAVAIL;
+	struct sockaddr_in sin;
+	size_t len = sizeof(sin);
+	double ms;
+	int k, ret = 1;
+
+	memset(t, 0, sizeof(t));
+	memset(&si, 0, sizeof(si));
+	memset(&st, 0, sizeof(st));
+	if (test_domain_open_attr(&ti, FI_EP_RDM, FI_SOCKADDR_IN, FI_MSG | FI_NAMED_RX_CTX, 0,
+				  thr_model, "net_memif1") != 0 ||
+	    test_domain_open_attr(&tt, FI_EP_RDM, FI_SOCKADDR_IN, FI_MSG | FI_NAMED_RX_CTX, 0,
+				  thr_model, "net_memif0") != 0 ||
+	    fi_av_open(ti.domain, &av_attr, &avi, NULL) != 0 ||
+	    fi_av_open(tt.domain, &av_attr, &avt, NULL) != 0 ||
+	    side_open(&ti, avi, 2, 1, &si) != 0 || side_open(&tt, avt, 1, 2, &st) != 0 ||
+	    fi_getname(&st.sep->fid, &sin, &len) != 0 ||
+	    fi_av_insert(avi, &sin, 1, &ta, 0, NULL) != 1) {
+		fprintf(stderr, "threads: set-up failed\n");
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (k = 0; k < 2; k++) {
+		t[k].tx = si.tx[k];
+		t[k].tx_cq = si.tx_cq[k];
+		t[k].rx = st.rx[k];
+		t[k].rx_cq = st.rx_cq[k];
+		t[k].dst = fi_rx_addr(ta, k, RX_CTX_BITS);
+		t[k].n = n;
+		t[k].index = k;
+		if (pthread_create(&t[k].tid, NULL, thr_run, &t[k]) != 0)
+			goto out;
+	}
+	for (k = 0; k < 2; k++)
+		pthread_join(t[k].tid, NULL);
+	ms = test_ms_since(&t0);
+	ret = 0;
+	for (k = 0; k < 2; k++) {
+		printf("threads (%s): context pair %d: %" PRIu64 " sent, %" PRIu64
+		       " received, %" PRIu64 " wrong or out of order%s\n", model, k, t[k].sent,
+		       t[k].recvd, t[k].bad, t[k].failed ? ", an operation failed" : "");
+		ret |= t[k].failed || t[k].bad != 0 || t[k].recvd != n || t[k].sent != n;
+	}
+	/* the faults were there, on both directions' frames */
+	if (test_ep_stats(si.tx[0], &sti) != 0 || test_ep_stats(st.rx[1], &stt) != 0) {
+		ret = 1;
+	} else {
+		printf("threads: %.0f ms; wire: %" PRIu64 " frames, %" PRIu64 " dropped, %" PRIu64
+		       " duplicated, %" PRIu64 " reordered, %" PRIu64 " corrupted; tx context 0 "
+		       "resent %" PRIu64 ", rx context 1 dropped %" PRIu64 " duplicates and %"
+		       PRIu64 " bad\n", ms, sti.fault_frames[0], sti.fault_dropped[0],
+		       sti.fault_duplicated[0], sti.fault_reordered[0], sti.fault_corrupted[0],
+		       sti.tx_retransmits, stt.rx_duplicates, stt.rx_bad);
+		ret |= sti.fault_dropped[0] == 0 || sti.fault_duplicated[0] == 0 ||
+		       sti.fault_reordered[0] == 0 || sti.fault_corrupted[0] == 0 ||
+		       sti.tx_retransmits == 0;
+	}
+	printf("threads (%s): %s\n", model, ret == 0 ? "every message, in order" : "FAILED");
+out:
+	if (side_close(&si) != 0 || side_close(&st) != 0)
+		ret = 1;
+	if (avi != NULL)
+		fi_close(&avi->fid);
+	if (avt != NULL)
+		fi_close(&avt->fid);
+	test_domain_close(&ti);
+	test_domain_close(&tt);
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	char eal[512], sock[64];
+	int ret;
+
+	if (argc == 4 && strcmp(argv[1], "threads") == 0) {
+		snprintf(sock, sizeof(sock), "/run/dfi-sep-%d.sock", (int)getpid());
+		snprintf(eal, sizeof(eal), TEST_EAL_BASE " --vdev=net_memif0,role=server,socket=%s"
+			 " --vdev=net_memif1,role=client,socket=%s", sock, sock);
+		test_env_setup(eal);
+		setenv("FI_DPDK_FAULT", "seed=7,tx_drop=0.05,dup=0.03,reorder=0.05,corrupt=0.02",
+		       0);
+		ret = threads(argv[2], strtoull(argv[3], NULL, 0));
+		unlink(sock);
+		return ret;
+	}
+	test_env_setup(TEST_EAL_BASE " --vdev=net_ring0");
+	return test_run(suites);
+}
