@@ -268,7 +268,7 @@ test_foreign_frames_ignored(void)
 	h->type = 7;
 	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
 	dgram_bytes(bytes, 3);
-	h->reserved = rte_cpu_to_be_32(1);
+	h->reserved = rte_cpu_to_be_16(1);
 	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
 	dgram_bytes(bytes, 4);
 	h->flags = rte_cpu_to_be_16(0x8000);

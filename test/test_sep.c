@@ -37,87 +37,16 @@
 #include "test_util.h"
 
 #define TIMEOUT_MS	2000
-#define MAX_CTX		4
 #define RX_CTX_BITS	2
-
-struct sep_side {
-	struct fid_ep *sep;
-	struct fid_ep *tx[MAX_CTX];
-	struct fid_ep *rx[MAX_CTX];
-	struct fid_cq *tx_cq[MAX_CTX];
-	struct fid_cq *rx_cq[MAX_CTX];
-	int nb_tx;
-	int nb_rx;
-};
 
 static struct test_domain td;
 static struct fid_av *av;
 static struct test_node peer;		/* a plain endpoint */
 static enum fi_ep_type ep_type;
 
-/* -- set-up -- */
-
-static int
-ctx_cq(struct test_domain *d, struct fid_ep *ctx, struct fid_cq **cq, uint64_t flags)
-{
-	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 1024 };
-	int ret;
-
-	ret = fi_cq_open(d->domain, &cq_attr, cq, NULL);
-	ret = ret ? ret : fi_ep_bind(ctx, &(*cq)->fid, flags);
-	return ret ? ret : fi_enable(ctx);
-}
-
-static int
-side_open(struct test_domain *d, struct fid_av *a, int nb_tx, int nb_rx, struct sep_side *s)
-{
-	struct fi_info *info = fi_dupinfo(d->info);
-	int i, ret;
-
-	memset(s, 0, sizeof(*s));
-	if (info == NULL)
-		return -FI_ENOMEM;
-	s->nb_tx = nb_tx;
-	s->nb_rx = nb_rx;
-	info->ep_attr->tx_ctx_cnt = (size_t)nb_tx;
-	info->ep_attr->rx_ctx_cnt = (size_t)nb_rx;
-	ret = fi_scalable_ep(d->domain, info, &s->sep, NULL);
-	fi_freeinfo(info);
-	ret = ret ? ret : fi_scalable_ep_bind(s->sep, &a->fid, 0);
-	for (i = 0; ret == 0 && i < nb_tx; i++) {
-		ret = fi_tx_context(s->sep, i, NULL, &s->tx[i], NULL);
-		ret = ret ? ret : ctx_cq(d, s->tx[i], &s->tx_cq[i], FI_TRANSMIT);
-	}
-	for (i = 0; ret == 0 && i < nb_rx; i++) {
-		ret = fi_rx_context(s->sep, i, NULL, &s->rx[i], NULL);
-		ret = ret ? ret : ctx_cq(d, s->rx[i], &s->rx_cq[i], FI_RECV);
-	}
-	return ret ? ret : fi_enable(s->sep);
-}
-
-static int
-side_close(struct sep_side *s)
-{
-	int i, ret;
-
-	for (i = 0; i < MAX_CTX; i++) {
-		if (s->tx[i] != NULL)
-			fi_close(&s->tx[i]->fid);
-		if (s->rx[i] != NULL)
-			fi_close(&s->rx[i]->fid);
-		if (s->tx_cq[i] != NULL)
-			fi_close(&s->tx_cq[i]->fid);
-		if (s->rx_cq[i] != NULL)
-			fi_close(&s->rx_cq[i]->fid);
-	}
-	ret = s->sep != NULL ? fi_close(&s->sep->fid) : 0;
-	memset(s, 0, sizeof(*s));
-	return ret;
-}
-
 /* The scalable endpoint's name in the AV. */
 static fi_addr_t
-side_addr(struct fid_av *a, const struct sep_side *s)
+side_addr(struct fid_av *a, const struct test_sep *s)
 {
 	struct sockaddr_in sin;
 	size_t len = sizeof(sin);
@@ -190,7 +119,7 @@ test_attributes(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
 	/* net_ring offers 16 queue pairs: as many contexts each way */
-	CU_ASSERT(d->max_ep_tx_ctx >= MAX_CTX && d->max_ep_tx_ctx == d->max_ep_rx_ctx);
+	CU_ASSERT(d->max_ep_tx_ctx >= TEST_SEP_MAX_CTX && d->max_ep_tx_ctx == d->max_ep_rx_ctx);
 	CU_ASSERT((td.info->caps & FI_NAMED_RX_CTX) != 0);
 	hints->ep_attr->tx_ctx_cnt = d->max_ep_tx_ctx;
 	hints->ep_attr->rx_ctx_cnt = 3;
@@ -288,12 +217,12 @@ check_msg(struct fid_cq *cq, const char *buf, const char *want, fi_addr_t from, 
 static void
 test_named_rx(void)
 {
-	struct sep_side s;
-	char in[MAX_CTX][16], want[16];
+	struct test_sep s;
+	char in[TEST_SEP_MAX_CTX][16], want[16];
 	fi_addr_t sa;
 	int i;
 
-	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 3, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(test_sep_open(&td, av, 2, 3, &s), 0);
 	sa = side_addr(av, &s);
 	for (i = 2; i >= 0; i--)
 		CU_ASSERT_EQUAL(fi_recv(s.rx[i], in[i], sizeof(in[i]), NULL, FI_ADDR_UNSPEC, NULL),
@@ -311,7 +240,7 @@ test_named_rx(void)
 	CU_ASSERT_EQUAL(fi_recv(s.rx[0], in[0], sizeof(in[0]), NULL, FI_ADDR_UNSPEC, NULL), 0);
 	CU_ASSERT_EQUAL(fi_inject(peer.ep, "name", 5, sa), 0);
 	check_msg(s.rx_cq[0], in[0], "name", peer.addr, FI_RECV);
-	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(test_sep_close(&s), 0);
 	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
 }
 
@@ -320,12 +249,12 @@ static void
 test_tx_source(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct sep_side s;
+	struct test_sep s;
 	char in[16], want[16];
 	fi_addr_t sa;
 	int j;
 
-	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 1, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(test_sep_open(&td, av, 2, 1, &s), 0);
 	sa = side_addr(av, &s);
 	for (j = 0; j < 2; j++) {
 		snprintf(want, sizeof(want), "from tx %d", j);
@@ -341,7 +270,7 @@ test_tx_source(void)
 		CU_ASSERT_EQUAL(fi_inject(peer.ep, "answer", 7, sa), 0);
 		check_msg(s.rx_cq[0], in, "answer", peer.addr, FI_RECV);
 	}
-	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(test_sep_close(&s), 0);
 	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
 }
 
@@ -350,12 +279,12 @@ static void
 test_rdm_ops(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct sep_side s;
+	struct test_sep s;
 	struct fid_mr *mr;
 	char in[16], target[16] = { 0 };
 	fi_addr_t sa;
 
-	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 2, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(test_sep_open(&td, av, 2, 2, &s), 0);
 	sa = side_addr(av, &s);
 	/* a directed receive on context 1 takes the peer's message only */
 	CU_ASSERT_EQUAL(fi_trecv(s.rx[1], in, sizeof(in), NULL, peer.addr, 7, 0, NULL), 0);
@@ -369,7 +298,7 @@ test_rdm_ops(void)
 	CU_ASSERT_EQUAL(wait_one(s.tx_cq[1], &e, NULL), 1);
 	CU_ASSERT(e.op_context == in && (e.flags & FI_WRITE) && strcmp(target, "written") == 0);
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
-	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(test_sep_close(&s), 0);
 	CU_ASSERT_EQUAL(fi_av_remove(av, &sa, 1, 0), 0);
 }
 
@@ -381,12 +310,12 @@ test_reopen(void)
 	struct sockaddr_in sin, again;
 	size_t len = sizeof(sin);
 	struct fid_ep *ep;
-	struct sep_side s;
+	struct test_sep s;
 	char in[16];
 	fi_addr_t sa;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(info);
-	CU_ASSERT_EQUAL_FATAL(side_open(&td, av, 2, 2, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(test_sep_open(&td, av, 2, 2, &s), 0);
 	sa = side_addr(av, &s);
 	CU_ASSERT_EQUAL(fi_getname(&s.sep->fid, &sin, &len), 0);
 	/* the range is the endpoint's: receive context 1's port, transmit context 1's */
@@ -408,7 +337,7 @@ test_reopen(void)
 	CU_ASSERT_EQUAL(fi_recv(s.rx[1], in, sizeof(in), NULL, FI_ADDR_UNSPEC, NULL), 0);
 	CU_ASSERT_EQUAL(fi_inject(peer.ep, "again", 6, fi_rx_addr(sa, 1, RX_CTX_BITS)), 0);
 	check_msg(s.rx_cq[1], in, "again", peer.addr, FI_RECV);
-	CU_ASSERT_EQUAL(side_close(&s), 0);
+	CU_ASSERT_EQUAL(test_sep_close(&s), 0);
 	/* and the range is free once the endpoint is closed */
 	again.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
 	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &ep, NULL), 0);
@@ -533,7 +462,7 @@ threads(const char *model, uint64_t n)
 				      FI_THREAD_COMPLETION;
 	struct test_domain ti = { 0 }, tt = { 0 };
 	struct fid_av *avi = NULL, *avt = NULL;
-	struct sep_side si, st;
+	struct test_sep si, st;
 	struct fi_dpdk_ep_stats sti, stt;
 	struct thr t[2];
 	struct timespec t0;
@@ -552,7 +481,7 @@ threads(const char *model, uint64_t n)
 				  thr_model, "net_memif0") != 0 ||
 	    fi_av_open(ti.domain, &av_attr, &avi, NULL) != 0 ||
 	    fi_av_open(tt.domain, &av_attr, &avt, NULL) != 0 ||
-	    side_open(&ti, avi, 2, 1, &si) != 0 || side_open(&tt, avt, 1, 2, &st) != 0 ||
+	    test_sep_open(&ti, avi, 2, 1, &si) != 0 || test_sep_open(&tt, avt, 1, 2, &st) != 0 ||
 	    fi_getname(&st.sep->fid, &sin, &len) != 0 ||
 	    fi_av_insert(avi, &sin, 1, &ta, 0, NULL) != 1) {
 		fprintf(stderr, "threads: set-up failed\n");
@@ -596,7 +525,7 @@ threads(const char *model, uint64_t n)
 	}
 	printf("threads (%s): %s\n", model, ret == 0 ? "every message, in order" : "FAILED");
 out:
-	if (side_close(&si) != 0 || side_close(&st) != 0)
+	if (test_sep_close(&si) != 0 || test_sep_close(&st) != 0)
 		ret = 1;
 	if (avi != NULL)
 		fi_close(&avi->fid);

@@ -188,6 +188,67 @@ test_node_close(struct test_node *n)
 	memset(n, 0, sizeof(*n));
 }
 
+static int
+sep_ctx_cq(const struct test_domain *d, struct fid_ep *ctx, struct fid_cq **cq, uint64_t flags)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 1024 };
+	int ret;
+
+	ret = fi_cq_open(d->domain, &cq_attr, cq, NULL);
+	ret = ret ? ret : fi_ep_bind(ctx, &(*cq)->fid, flags);
+	return ret ? ret : fi_enable(ctx);
+}
+
+int
+test_sep_open(const struct test_domain *d, struct fid_av *av, int nb_tx, int nb_rx,
+	      struct test_sep *s)
+{
+	struct fi_info *info = fi_dupinfo(d->info);
+	int i, ret;
+
+	memset(s, 0, sizeof(*s));
+	if (info == NULL || nb_tx > TEST_SEP_MAX_CTX || nb_rx > TEST_SEP_MAX_CTX) {
+		fi_freeinfo(info);
+		return -FI_EINVAL;
+	}
+	s->nb_tx = nb_tx;
+	s->nb_rx = nb_rx;
+	info->ep_attr->tx_ctx_cnt = (size_t)nb_tx;
+	info->ep_attr->rx_ctx_cnt = (size_t)nb_rx;
+	ret = fi_scalable_ep(d->domain, info, &s->sep, NULL);
+	fi_freeinfo(info);
+	ret = ret ? ret : fi_scalable_ep_bind(s->sep, &av->fid, 0);
+	for (i = 0; ret == 0 && i < nb_tx; i++) {
+		ret = fi_tx_context(s->sep, i, NULL, &s->tx[i], NULL);
+		ret = ret ? ret : sep_ctx_cq(d, s->tx[i], &s->tx_cq[i], FI_TRANSMIT);
+	}
+	for (i = 0; ret == 0 && i < nb_rx; i++) {
+		ret = fi_rx_context(s->sep, i, NULL, &s->rx[i], NULL);
+		ret = ret ? ret : sep_ctx_cq(d, s->rx[i], &s->rx_cq[i], FI_RECV);
+	}
+	return ret ? ret : fi_enable(s->sep);
+}
+
+int
+test_sep_close(struct test_sep *s)
+{
+	int i, ret;
+
+	for (i = 0; i < TEST_SEP_MAX_CTX; i++) {
+		if (s->tx[i] != NULL)
+			fi_close(&s->tx[i]->fid);
+		if (s->rx[i] != NULL)
+			fi_close(&s->rx[i]->fid);
+		if (s->tx_cq[i] != NULL)
+			fi_close(&s->tx_cq[i]->fid);
+		if (s->rx_cq[i] != NULL)
+			fi_close(&s->rx_cq[i]->fid);
+	}
+	ret = s->sep != NULL ? fi_close(&s->sep->fid) : 0;
+	memset(s, 0, sizeof(*s));
+	return ret;
+}
+
 int
 test_pair_open(struct test_domain *td, struct fid_av **av, struct test_node *a,
 	       struct test_node *b, uint64_t caps, int mr_mode, const struct fi_cq_attr *cq_attr)

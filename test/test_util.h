@@ -87,6 +87,29 @@ int test_node_open_attr(struct test_node *n, const struct test_domain *td, struc
 			const struct fi_cq_attr *cq_attr, const struct fi_cntr_attr *cntr_attr);
 void test_node_close(struct test_node *n);
 
+#define TEST_SEP_MAX_CTX	4
+
+/** A scalable endpoint with its contexts, each enabled with a CQ of its own. */
+struct test_sep {
+	struct fid_ep *sep;
+	struct fid_ep *tx[TEST_SEP_MAX_CTX];
+	struct fid_ep *rx[TEST_SEP_MAX_CTX];
+	struct fid_cq *tx_cq[TEST_SEP_MAX_CTX];
+	struct fid_cq *rx_cq[TEST_SEP_MAX_CTX];
+	int nb_tx;
+	int nb_rx;
+};
+
+/**
+ * Opens s on d's domain, of d's info with nb_tx transmit and nb_rx receive
+ * contexts (at most TEST_SEP_MAX_CTX each), bound to av and enabled.
+ * @return 0 or an error; test_sep_close() frees what was opened either way.
+ */
+int test_sep_open(const struct test_domain *d, struct fid_av *av, int nb_tx, int nb_rx,
+		  struct test_sep *s);
+/** @return fi_close()'s result on the scalable endpoint, once its contexts are closed. */
+int test_sep_close(struct test_sep *s);
+
 /**
  * Two nodes a and b in one FI_AV_TABLE AV on a domain opened as
  * test_domain_open_mr() does, their counters waiting with FI_WAIT_UNSPEC:
