@@ -107,6 +107,7 @@ struct dfi_queue_conf {
 	uint16_t nb_rx_desc;
 	uint16_t nb_tx_desc;
 	uint16_t steer_queues;		/* dedicated queue pairs wanted */
+	bool lcore_threads;		/* application threads become lcores (rxtx.c) */
 	char fault[256];		/* FI_DPDK_FAULT, "" for none */
 };
 

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +22,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
+#include <rte_lcore.h>
 #include <rte_udp.h>
 
 #include "cksum.h"
@@ -538,12 +541,56 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 	}
 }
 
+/*
+ * A thread that is not an lcore has no mempool cache: every mbuf it takes or
+ * gives back goes through the pool's shared ring, whose head and tail bounce
+ * between the cores of threads that each drive their own endpoint. Such a
+ * thread becomes a (non-EAL) lcore the first time it polls, and gives its
+ * lcore id back when it exits.
+ */
+static __thread bool thread_seen;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
+static void
+thread_exit(void *arg __rte_unused)
+{
+	rte_thread_unregister();
+}
+
+static void
+thread_key_create(void)
+{
+	if (pthread_key_create(&thread_key, thread_exit) != 0)
+		thread_key = (pthread_key_t)-1;
+}
+
+static void
+thread_adopt(void)
+{
+	thread_seen = true;
+	if (!dfi_queue_conf.lcore_threads || rte_lcore_id() != LCORE_ID_ANY)
+		return;
+	pthread_once(&thread_key_once, thread_key_create);
+	if (thread_key == (pthread_key_t)-1)
+		return;
+	if (rte_thread_register() != 0) {
+		NET_LOG(INFO, "this thread stays without an lcore (mbufs without a cache): %s",
+			rte_strerror(rte_errno));
+		return;
+	}
+	pthread_setspecific(thread_key, (void *)1);
+}
+
 uint16_t
 dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct dfi_port *port = sink->port;
 	struct dfi_port_rt *rt = port->rt;
 	uint16_t got;
+
+	if (unlikely(!thread_seen))
+		thread_adopt();
 
 	/* what others received for us came first */
 	got = (uint16_t)rte_ring_sc_dequeue_burst(sink->backlog, (void **)pkts, n, NULL);

@@ -17,6 +17,7 @@
 #include "cntr.h"
 #include "cq.h"
 #include "domain.h"
+#include "eal.h"
 #include "ep_layer.h"
 #include "params.h"
 #include "pollset.h"
@@ -51,11 +52,13 @@ domain_queue_params(void)
 {
 	long mbufs = dfi_param_int(DFI_PARAM_MBUFS, 16383, 1023, 1 << 24);
 	long steer = dfi_param_int(DFI_PARAM_STEER_QUEUES, 8, 0, 255);
+	long lcores = dfi_param_int(DFI_PARAM_LCORE_THREADS, dfi_eal_owned() ? 1 : 0, 0, 1);
 
 	const char *fault = dfi_param_str(DFI_PARAM_FAULT);
 
-	if (mbufs < 0 || steer < 0)
+	if (mbufs < 0 || steer < 0 || lcores < 0)
 		return -FI_EINVAL;
+	dfi_queue_conf.lcore_threads = lcores != 0;
 	dfi_queue_conf.nb_mbufs = (uint32_t)mbufs;
 	dfi_queue_conf.steer_queues = (uint16_t)steer;
 	snprintf(dfi_queue_conf.fault, sizeof(dfi_queue_conf.fault), "%s",

@@ -52,6 +52,14 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Queue pairs a port dedicates to endpoints when its PMD steers with "
 		"rte_flow (default 8, 0 disables); elsewhere endpoints share queue 0."
 	},
+	[DFI_PARAM_LCORE_THREADS] = {
+		"lcore_threads", FI_PARAM_INT,
+		"1: an application thread that drives the provider becomes a DPDK "
+		"lcore (rte_thread_register()) the first time it does, so that its "
+		"mbufs come from a cache of its own rather than the pool's shared "
+		"ring; 0: never. Default 1 when the provider started DPDK, 0 when the "
+		"application did (registering disables DPDK's multi-process)."
+	},
 	[DFI_PARAM_FAULT] = {
 		"fault", FI_PARAM_STRING,
 		"Fault injection on every port, for tests: seed=N and "
