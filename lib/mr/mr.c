@@ -6,7 +6,8 @@
  * Memory regions and their keys (fi_mr(3)). Registration pins nothing and
  * touches no page: the data path copies between the wire and the region, so
  * a region is its bounds, its rights and its key. Regions and lookups run
- * under the domain's lock (none under FI_THREAD_DOMAIN).
+ * under the domain's lock (none under FI_THREAD_DOMAIN and
+ * FI_THREAD_COMPLETION) and the map's own.
  */
 
 #include <errno.h>
@@ -43,6 +44,7 @@ void
 dfi_mr_map_init(struct dfi_mr_map *map, int mr_mode)
 {
 	memset(map, 0, sizeof(*map));
+	rte_spinlock_init(&map->lock);
 	map->prov_key = mr_mode == FI_MR_BASIC || (mr_mode & FI_MR_PROV_KEY) != 0;
 	map->virt_addr = mr_mode == FI_MR_BASIC || (mr_mode & FI_MR_VIRT_ADDR) != 0;
 }
@@ -142,13 +144,16 @@ mr_close(struct fid *fid)
 	struct dfi_domain *domain = mr->domain;
 
 	dfi_domain_lock(domain);
+	rte_spinlock_lock(&domain->mrs.lock);
 	if (mr->busy != 0) {
+		rte_spinlock_unlock(&domain->mrs.lock);
 		dfi_domain_unlock(domain);
 		DFI_WARN(FI_LOG_MR, "memory region 0x%" PRIx64 ": %u remote reads in flight",
 			 mr->mr_fid.key, mr->busy);
 		return -FI_EBUSY;
 	}
 	rte_hash_del_key(domain->mrs.keys, &mr->mr_fid.key);
+	rte_spinlock_unlock(&domain->mrs.lock);
 	dfi_domain_unlock(domain);
 	while (mr->nb_bound > 0)
 		dfi_cntr_detach(mr->bound[--mr->nb_bound], NULL);
@@ -244,7 +249,9 @@ mr_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t flags, struc
 	 * fi_mr_enable() is accepted */
 	mr->enabled = true;
 	dfi_domain_lock(domain);
+	rte_spinlock_lock(&domain->mrs.lock);
 	ret = map_add(&domain->mrs, mr, attr->requested_key);
+	rte_spinlock_unlock(&domain->mrs.lock);
 	dfi_domain_unlock(domain);
 	if (ret != 0) {
 		if (ret == -FI_ENOKEY)
@@ -293,17 +300,19 @@ struct fi_ops_mr dfi_mr_ops = {
 };
 
 struct dfi_mr *
-dfi_mr_find(const struct dfi_mr_map *map, uint64_t key)
+dfi_mr_find(struct dfi_mr_map *map, uint64_t key)
 {
-	void *data;
+	void *data = NULL;
 
+	rte_spinlock_lock(&map->lock);
 	if (map->keys == NULL || rte_hash_lookup_data(map->keys, &key, &data) < 0)
-		return NULL;
-	return ((struct dfi_mr *)data)->enabled ? data : NULL;
+		data = NULL;
+	rte_spinlock_unlock(&map->lock);
+	return data != NULL && ((struct dfi_mr *)data)->enabled ? data : NULL;
 }
 
 int
-dfi_mr_access(const struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
+dfi_mr_access(struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
 	      uint64_t len, struct dfi_mr **mrp, uint8_t **ptr)
 {
 	struct dfi_mr *mr = dfi_mr_find(map, key);

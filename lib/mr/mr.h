@@ -19,6 +19,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 
+#include <rte_spinlock.h>
+
 struct dfi_domain;
 struct dfi_cntr;
 struct rte_hash;
@@ -40,6 +42,9 @@ struct dfi_mr {
 
 /** A domain's keys. */
 struct dfi_mr_map {
+	/* registration, close and lookups: under FI_THREAD_COMPLETION the
+	 * domain takes no lock, while control calls stay thread safe */
+	rte_spinlock_t lock;
 	struct rte_hash *keys;		/* key -> struct dfi_mr *, created on first use */
 	uint32_t gen;			/* provider keys' generation */
 	bool prov_key;			/* FI_MR_PROV_KEY (or FI_MR_BASIC) */
@@ -56,7 +61,7 @@ void dfi_mr_map_fini(struct dfi_mr_map *map);
 extern struct fi_ops_mr dfi_mr_ops;
 
 /** @return the enabled region of key, or NULL. */
-struct dfi_mr *dfi_mr_find(const struct dfi_mr_map *map, uint64_t key);
+struct dfi_mr *dfi_mr_find(struct dfi_mr_map *map, uint64_t key);
 
 /**
  * Checks a peer's access to [addr, addr + len) of the region of key, with
@@ -65,7 +70,7 @@ struct dfi_mr *dfi_mr_find(const struct dfi_mr_map *map, uint64_t key);
  *
  * @return 0 with *mr and *ptr set, or -FI_EACCES.
  */
-int dfi_mr_access(const struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
+int dfi_mr_access(struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
 		  uint64_t len, struct dfi_mr **mr, uint8_t **ptr);
 
 /** An event (FI_REMOTE_READ or FI_REMOTE_WRITE) on the region, for its counter. */
