@@ -1145,14 +1145,11 @@ out:
 int
 main(int argc, char **argv)
 {
-	char eal[512], sock[64];
+	char sock[64];
 	int ret;
 
 	if (argc == 3 && strcmp(argv[1], "chaos") == 0) {
-		snprintf(sock, sizeof(sock), "/run/dfi-atomic-%d.sock", (int)getpid());
-		snprintf(eal, sizeof(eal), TEST_EAL_BASE " --vdev=net_memif0,role=server,socket=%s"
-			 " --vdev=net_memif1,role=client,socket=%s", sock, sock);
-		test_env_setup(eal);
+		test_env_memif_pair("atomic", sock, sizeof(sock));
 		/* 20 % of the frames each port sends lost, others duplicated or
 		 * held back behind the next */
 		setenv("FI_DPDK_FAULT", "seed=13,tx_drop=0.2,dup=0.05,reorder=0.1", 0);

@@ -539,14 +539,11 @@ out:
 int
 main(int argc, char **argv)
 {
-	char eal[512], sock[64];
+	char sock[64];
 	int ret;
 
 	if (argc == 4 && strcmp(argv[1], "threads") == 0) {
-		snprintf(sock, sizeof(sock), "/run/dfi-sep-%d.sock", (int)getpid());
-		snprintf(eal, sizeof(eal), TEST_EAL_BASE " --vdev=net_memif0,role=server,socket=%s"
-			 " --vdev=net_memif1,role=client,socket=%s", sock, sock);
-		test_env_setup(eal);
+		test_env_memif_pair("sep", sock, sizeof(sock));
 		setenv("FI_DPDK_FAULT", "seed=7,tx_drop=0.05,dup=0.03,reorder=0.05,corrupt=0.02",
 		       0);
 		ret = threads(argv[2], strtoull(argv[3], NULL, 0));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -46,6 +47,17 @@ test_run(CU_SuiteInfo *suites)
 		   CU_get_number_of_suites_failed();
 	CU_cleanup_registry();
 	return failures == 0 ? 0 : 1;
+}
+
+void
+test_env_memif_pair(const char *tag, char *sock, size_t len)
+{
+	char eal[512];
+
+	snprintf(sock, len, "/run/dfi-%s-%d.sock", tag, (int)getpid());
+	snprintf(eal, sizeof(eal), TEST_EAL_BASE " --vdev=net_memif0,role=server,socket=%s"
+		 " --vdev=net_memif1,role=client,socket=%s", sock, sock);
+	test_env_setup(eal);
 }
 
 int

@@ -27,6 +27,13 @@
 void test_env_setup(const char *eal_args);
 
 /**
+ * test_env_setup() for two hosts on one wire in this process: net_memif0
+ * (server) and net_memif1 (client) on the socket /run/dfi-<tag>-<pid>.sock,
+ * written to sock (len bytes), which the caller unlinks at the end.
+ */
+void test_env_memif_pair(const char *tag, char *sock, size_t len);
+
+/**
  * Registers and runs the suites (CUnit basic mode, verbose).
  *
  * @return the process exit status: 0 when every test passed, 1 otherwise.

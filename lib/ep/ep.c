@@ -67,18 +67,7 @@ static struct fi_ops_ep dfi_ep_ops = {
 	.tx_size_left = ep_tx_size_left,
 };
 
-static struct fi_ops_cm dfi_ep_cm_ops = {
-	.size = sizeof(struct fi_ops_cm),
-	.setname = dfi_ep_setname,
-	.getname = dfi_ep_getname,
-	.getpeer = dfi_no_getpeer,
-	.connect = dfi_no_connect,
-	.listen = dfi_no_listen,
-	.accept = dfi_no_accept,
-	.reject = dfi_no_reject,
-	.shutdown = dfi_no_shutdown,
-	.join = dfi_no_join,
-};
+static struct fi_ops_cm dfi_ep_cm_ops = DFI_CM_OPS_NAMES(dfi_ep_setname, dfi_ep_getname);
 
 static struct dfi_ep *
 ep_of(fid_t fid)

@@ -314,3 +314,29 @@ NO_OP_EXTERN(int, dfi_no_shutdown, struct fid_ep *ep, uint64_t flags)
 
 NO_OP_EXTERN(int, dfi_no_join, struct fid_ep *ep, const void *addr, uint64_t flags,
 	struct fid_mc **mc, void *context)
+
+/* fi_ops_ep of an object that transfers nothing itself (passive and scalable endpoints) */
+
+int
+dfi_no_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen)
+{
+	return -FI_ENOPROTOOPT;
+}
+
+int
+dfi_no_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
+{
+	return -FI_ENOPROTOOPT;
+}
+
+ssize_t
+dfi_no_cancel(fid_t fid, void *context)
+{
+	return -FI_ENOSYS;
+}
+
+ssize_t
+dfi_no_size_left(struct fid_ep *ep)
+{
+	return -FI_ENOSYS;
+}

@@ -25,6 +25,27 @@ extern struct fi_ops_rma dfi_no_rma_ops;
 extern struct fi_ops_atomic dfi_no_atomic_ops;
 extern struct fi_ops_collective dfi_no_collective_ops;
 
+/** The fi_ops_cm of a connectionless endpoint: its names, nothing else. */
+#define DFI_CM_OPS_NAMES(setname_fn, getname_fn) {	\
+	.size = sizeof(struct fi_ops_cm),		\
+	.setname = (setname_fn),			\
+	.getname = (getname_fn),			\
+	.getpeer = dfi_no_getpeer,			\
+	.connect = dfi_no_connect,			\
+	.listen = dfi_no_listen,			\
+	.accept = dfi_no_accept,			\
+	.reject = dfi_no_reject,			\
+	.shutdown = dfi_no_shutdown,			\
+	.join = dfi_no_join,				\
+}
+
+/* fi_ops_ep slots of an object that transfers nothing itself: options
+ * -FI_ENOPROTOOPT, cancel and the sizes left -FI_ENOSYS */
+int dfi_no_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen);
+int dfi_no_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen);
+ssize_t dfi_no_cancel(fid_t fid, void *context);
+ssize_t dfi_no_size_left(struct fid_ep *ep);
+
 int dfi_no_getpeer(struct fid_ep *ep, void *addr, size_t *addrlen);
 int dfi_no_connect(struct fid_ep *ep, const void *addr, const void *param, size_t paramlen);
 int dfi_no_listen(struct fid_pep *pep);

@@ -467,27 +467,6 @@ static struct fi_ops pep_fi_ops = {
 };
 
 static int
-pep_getopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	   void *optval __rte_unused, size_t *optlen __rte_unused)
-{
-	return -FI_ENOPROTOOPT;
-}
-
-static int
-pep_setopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	   const void *optval __rte_unused, size_t optlen __rte_unused)
-{
-	return -FI_ENOPROTOOPT;
-}
-
-/* A listener transfers nothing: no operation to cancel, no queue to size. */
-static ssize_t
-pep_cancel(fid_t fid __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-static int
 pep_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused, void *attr __rte_unused,
 	struct fid_ep **ep __rte_unused, void *context __rte_unused)
 {
@@ -508,21 +487,15 @@ pep_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr, struct fid_ep
 	return pep_ctx(sep, index, attr, ep, context);
 }
 
-static ssize_t
-pep_size_left(struct fid_ep *ep __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
 static struct fi_ops_ep pep_ep_ops = {
 	.size = sizeof(struct fi_ops_ep),
-	.cancel = pep_cancel,
-	.getopt = pep_getopt,
-	.setopt = pep_setopt,
+	.cancel = dfi_no_cancel,
+	.getopt = dfi_no_getopt,
+	.setopt = dfi_no_setopt,
 	.tx_ctx = pep_tx_ctx,
 	.rx_ctx = pep_rx_ctx,
-	.rx_size_left = pep_size_left,
-	.tx_size_left = pep_size_left,
+	.rx_size_left = dfi_no_size_left,
+	.tx_size_left = dfi_no_size_left,
 };
 
 /* The listening address: the port of src_addr, if any, else one fi_listen() picks. */

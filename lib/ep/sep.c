@@ -160,6 +160,18 @@ sep_reserve(struct dfi_sep *sep, uint16_t want)
 
 /* -- contexts -- */
 
+/* A size asked for a context: no more than the endpoint's; 0 keeps it. */
+#define NARROW(have, asked) do { \
+	if ((asked) != 0) \
+		(have) = RTE_MIN((asked), (have)); \
+} while (0)
+
+static bool
+attr_more(uint64_t caps, uint64_t order, uint64_t have_caps, uint64_t have_order)
+{
+	return (caps & ~have_caps) != 0 || (order & ~have_order) != 0;
+}
+
 /* An info for a context: the endpoint's, with the context's direction's
  * attributes as asked and no more than the endpoint's. */
 static int
@@ -177,31 +189,23 @@ ctx_info(const struct dfi_sep *sep, enum sep_dir dir, const void *attr, struct f
 	info->ep_attr->tx_ctx_cnt = 1;
 	info->ep_attr->rx_ctx_cnt = 1;
 	if (ta != NULL) {
-		if ((ta->caps & ~info->tx_attr->caps) != 0 ||
-		    (ta->msg_order & ~info->tx_attr->msg_order) != 0)
+		if (attr_more(ta->caps, ta->msg_order, info->tx_attr->caps,
+			      info->tx_attr->msg_order))
 			goto err_more;
-		if (ta->caps != 0)
-			info->tx_attr->caps = ta->caps;
+		info->tx_attr->caps = ta->caps != 0 ? ta->caps : info->tx_attr->caps;
 		info->tx_attr->op_flags = ta->op_flags;
-		if (ta->size != 0)
-			info->tx_attr->size = RTE_MIN(ta->size, info->tx_attr->size);
-		if (ta->iov_limit != 0)
-			info->tx_attr->iov_limit = RTE_MIN(ta->iov_limit, info->tx_attr->iov_limit);
-		if (ta->inject_size != 0)
-			info->tx_attr->inject_size = RTE_MIN(ta->inject_size,
-							     info->tx_attr->inject_size);
+		NARROW(info->tx_attr->size, ta->size);
+		NARROW(info->tx_attr->iov_limit, ta->iov_limit);
+		NARROW(info->tx_attr->inject_size, ta->inject_size);
 	}
 	if (ra != NULL) {
-		if ((ra->caps & ~info->rx_attr->caps) != 0 ||
-		    (ra->msg_order & ~info->rx_attr->msg_order) != 0)
+		if (attr_more(ra->caps, ra->msg_order, info->rx_attr->caps,
+			      info->rx_attr->msg_order))
 			goto err_more;
-		if (ra->caps != 0)
-			info->rx_attr->caps = ra->caps;
+		info->rx_attr->caps = ra->caps != 0 ? ra->caps : info->rx_attr->caps;
 		info->rx_attr->op_flags = ra->op_flags;
-		if (ra->size != 0)
-			info->rx_attr->size = RTE_MIN(ra->size, info->rx_attr->size);
-		if (ra->iov_limit != 0)
-			info->rx_attr->iov_limit = RTE_MIN(ra->iov_limit, info->rx_attr->iov_limit);
+		NARROW(info->rx_attr->size, ra->size);
+		NARROW(info->rx_attr->iov_limit, ra->iov_limit);
 	}
 	if (dir == SEP_TX)
 		info->rx_attr->size = RTE_MIN(info->rx_attr->size, (size_t)SEP_OTHER_SIZE);
@@ -416,65 +420,20 @@ sep_setname(fid_t fid __rte_unused, void *addr __rte_unused, size_t addrlen __rt
 	return -FI_ENOSYS;
 }
 
-static ssize_t
-sep_cancel(fid_t fid __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;	/* operations are posted to the contexts */
-}
-
-static int
-sep_getopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	   void *optval __rte_unused, size_t *optlen __rte_unused)
-{
-	return -FI_ENOPROTOOPT;
-}
-
-static int
-sep_setopt(fid_t fid __rte_unused, int level __rte_unused, int optname __rte_unused,
-	   const void *optval __rte_unused, size_t optlen __rte_unused)
-{
-	return -FI_ENOPROTOOPT;
-}
-
-static ssize_t
-sep_size_left(struct fid_ep *ep __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-static struct fi_ops sep_fi_ops = {
-	.size = sizeof(struct fi_ops),
-	.close = sep_close,
-	.bind = sep_bind,
-	.control = sep_control,
-	.ops_open = dfi_no_ops_open,
-	.tostr = dfi_no_tostr,
-	.ops_set = dfi_no_ops_set,
-};
+static struct fi_ops sep_fi_ops = DFI_FI_OPS(sep_close, sep_bind, sep_control);
 
 static struct fi_ops_ep sep_ep_ops = {
 	.size = sizeof(struct fi_ops_ep),
-	.cancel = sep_cancel,
-	.getopt = sep_getopt,
-	.setopt = sep_setopt,
+	.cancel = dfi_no_cancel,	/* operations go to the contexts */
+	.getopt = dfi_no_getopt,
+	.setopt = dfi_no_setopt,
 	.tx_ctx = sep_tx_ctx,
 	.rx_ctx = sep_rx_ctx,
-	.rx_size_left = sep_size_left,
-	.tx_size_left = sep_size_left,
+	.rx_size_left = dfi_no_size_left,
+	.tx_size_left = dfi_no_size_left,
 };
 
-static struct fi_ops_cm sep_cm_ops = {
-	.size = sizeof(struct fi_ops_cm),
-	.setname = sep_setname,
-	.getname = sep_getname,
-	.getpeer = dfi_no_getpeer,
-	.connect = dfi_no_connect,
-	.listen = dfi_no_listen,
-	.accept = dfi_no_accept,
-	.reject = dfi_no_reject,
-	.shutdown = dfi_no_shutdown,
-	.join = dfi_no_join,
-};
+static struct fi_ops_cm sep_cm_ops = DFI_CM_OPS_NAMES(sep_setname, sep_getname);
 
 /* A count of fi_endpoint(3): 0 is 1. */
 static int
