@@ -323,6 +323,7 @@ test_reopen(void)
 	CU_ASSERT_EQUAL(fi_getname(&s.rx[1]->fid, &again, &len), 0);
 	CU_ASSERT_EQUAL(again.sin_port, sin.sin_port);
 	again.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
+	free(info->src_addr);
 	info->src_addr = &again;
 	info->src_addrlen = sizeof(again);
 	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &ep, NULL), -FI_EADDRINUSE);
