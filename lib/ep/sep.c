@@ -47,7 +47,6 @@ struct dfi_sep {
 	uint16_t nb_rx;
 	uint16_t nb_tx;
 	uint16_t name;			/* UDP port (host order) of receive context 0 */
-	bool enabled;
 	struct dfi_sink *slots;		/* nb_rx + nb_tx ports; port NULL: a context has it */
 	struct dfi_ep **ctx;		/* by slot, NULL: not open */
 };
@@ -297,13 +296,9 @@ sep_rx_ctx(struct fid_ep *sep_fid, int index, struct fi_rx_attr *attr, struct fi
 void
 dfi_sep_ctx_closed(struct dfi_sep *sep, struct dfi_ep *ep)
 {
-	uint16_t k;
-
+	/* a context's place in the range is its slot */
 	pthread_mutex_lock(&sep->lock);
-	for (k = 0; k < sep_slots(sep); k++) {
-		if (sep->ctx[k] == ep)
-			sep->ctx[k] = NULL;
-	}
+	sep->ctx[ep->name_off] = NULL;
 	pthread_mutex_unlock(&sep->lock);
 }
 
@@ -349,12 +344,11 @@ sep_control(struct fid *fid, int command, void *arg __rte_unused)
 
 	if (command != FI_ENABLE)
 		return -FI_ENOSYS;
+	/* nothing else to start: the contexts are enabled one by one */
 	pthread_mutex_lock(&sep->lock);
 	if (sep->av == NULL) {
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: no AV bound to the scalable endpoint");
 		ret = -FI_ENOAV;
-	} else {
-		sep->enabled = true;
 	}
 	pthread_mutex_unlock(&sep->lock);
 	return ret;
