@@ -156,6 +156,8 @@ test_refusals(void)
 	info->ep_attr->rx_ctx_cnt = 2;
 	/* contexts are fi_scalable_ep()'s */
 	CU_ASSERT_EQUAL(fi_endpoint(td.domain, info, &other, NULL), -FI_EINVAL);
+	CU_ASSERT_EQUAL(fi_tx_context(peer.ep, 0, NULL, &other, NULL), -FI_ENOSYS);
+	CU_ASSERT_EQUAL(fi_rx_context(peer.ep, 0, NULL, &other, NULL), -FI_ENOSYS);
 	CU_ASSERT_EQUAL_FATAL(fi_scalable_ep(td.domain, info, &sep, NULL), 0);
 	CU_ASSERT_EQUAL(sep->fid.fclass, FI_CLASS_SEP);
 	/* no data through the endpoint itself, no AV yet, an AV only */

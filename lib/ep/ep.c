@@ -36,10 +36,6 @@ static int ep_control(struct fid *fid, int command, void *arg);
 static ssize_t ep_cancel(fid_t fid, void *context);
 static int ep_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen);
 static int ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen);
-static int ep_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr,
-		     struct fid_ep **tx_ep, void *context);
-static int ep_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr,
-		     struct fid_ep **rx_ep, void *context);
 static ssize_t ep_rx_size_left(struct fid_ep *ep);
 static ssize_t ep_tx_size_left(struct fid_ep *ep);
 
@@ -61,8 +57,8 @@ static struct fi_ops_ep dfi_ep_ops = {
 	.cancel = ep_cancel,
 	.getopt = ep_getopt,
 	.setopt = ep_setopt,
-	.tx_ctx = ep_tx_ctx,
-	.rx_ctx = ep_rx_ctx,
+	.tx_ctx = dfi_no_tx_ctx,	/* contexts are a scalable endpoint's */
+	.rx_ctx = dfi_no_rx_ctx,
 	.rx_size_left = ep_rx_size_left,
 	.tx_size_left = ep_tx_size_left,
 };
@@ -381,22 +377,6 @@ ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
 	ep->min_multi_recv = *(const size_t *)optval;
 	dfi_domain_unlock(ep->domain);
 	return 0;
-}
-
-static int
-ep_tx_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused,
-	  struct fi_tx_attr *attr __rte_unused, struct fid_ep **tx_ep __rte_unused,
-	  void *context __rte_unused)
-{
-	return -FI_ENOSYS;	/* scalable endpoints are not offered */
-}
-
-static int
-ep_rx_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused,
-	  struct fi_rx_attr *attr __rte_unused, struct fid_ep **rx_ep __rte_unused,
-	  void *context __rte_unused)
-{
-	return -FI_ENOSYS;
 }
 
 static ssize_t

@@ -340,3 +340,19 @@ dfi_no_size_left(struct fid_ep *ep)
 {
 	return -FI_ENOSYS;
 }
+
+/* fi_tx_context() and fi_rx_context() on anything but a scalable endpoint */
+
+int
+dfi_no_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr, struct fid_ep **tx_ep,
+	      void *context)
+{
+	return -FI_ENOSYS;
+}
+
+int
+dfi_no_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
+	      void *context)
+{
+	return -FI_ENOSYS;
+}

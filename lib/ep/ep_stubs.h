@@ -45,6 +45,11 @@ int dfi_no_getopt(fid_t fid, int level, int optname, void *optval, size_t *optle
 int dfi_no_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen);
 ssize_t dfi_no_cancel(fid_t fid, void *context);
 ssize_t dfi_no_size_left(struct fid_ep *ep);
+/* fi_tx_context() and fi_rx_context() on anything but a scalable endpoint */
+int dfi_no_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr, struct fid_ep **tx_ep,
+		  void *context);
+int dfi_no_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
+		  void *context);
 
 int dfi_no_getpeer(struct fid_ep *ep, void *addr, size_t *addrlen);
 int dfi_no_connect(struct fid_ep *ep, const void *addr, const void *param, size_t paramlen);

@@ -466,34 +466,13 @@ static struct fi_ops pep_fi_ops = {
 	.ops_set = dfi_no_ops_set,
 };
 
-static int
-pep_ctx(struct fid_ep *sep __rte_unused, int index __rte_unused, void *attr __rte_unused,
-	struct fid_ep **ep __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-static int
-pep_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr, struct fid_ep **ep,
-	   void *context)
-{
-	return pep_ctx(sep, index, attr, ep, context);
-}
-
-static int
-pep_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr, struct fid_ep **ep,
-	   void *context)
-{
-	return pep_ctx(sep, index, attr, ep, context);
-}
-
 static struct fi_ops_ep pep_ep_ops = {
 	.size = sizeof(struct fi_ops_ep),
 	.cancel = dfi_no_cancel,
 	.getopt = dfi_no_getopt,
 	.setopt = dfi_no_setopt,
-	.tx_ctx = pep_tx_ctx,
-	.rx_ctx = pep_rx_ctx,
+	.tx_ctx = dfi_no_tx_ctx,
+	.rx_ctx = dfi_no_rx_ctx,
 	.rx_size_left = dfi_no_size_left,
 	.tx_size_left = dfi_no_size_left,
 };
