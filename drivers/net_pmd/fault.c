@@ -11,8 +11,13 @@
 #include "fault.h"
 #include "net_log.h"
 
+/*
+ * Each direction has its own random stream: the transmit side runs under
+ * the port's tx lock and the receive side under its rx lock, which threads
+ * driving different endpoints of the port hold at once.
+ */
 struct dfi_fault {
-	uint64_t state;				/* xorshift64* */
+	uint64_t state[DFI_FAULT_DIRS];		/* xorshift64* */
 	uint64_t threshold[DFI_FAULT_DIRS][DFI_FAULT_KINDS];	/* P * 2^64 */
 	struct rte_mbuf *held[DFI_FAULT_DIRS];	/* reordered: goes out after the next */
 	struct rte_mempool *pool;		/* for duplicates */
@@ -27,12 +32,15 @@ static const char *const kind_names[DFI_FAULT_KINDS] = {
 };
 
 static uint64_t
-next_rand(struct dfi_fault *f)
+next_rand(struct dfi_fault *f, enum dfi_fault_dir dir)
 {
-	f->state ^= f->state >> 12;
-	f->state ^= f->state << 25;
-	f->state ^= f->state >> 27;
-	return f->state * 0x2545f4914f6cdd1dULL;
+	uint64_t s = f->state[dir];
+
+	s ^= s >> 12;
+	s ^= s << 25;
+	s ^= s >> 27;
+	f->state[dir] = s;
+	return s * 0x2545f4914f6cdd1dULL;
 }
 
 static bool
@@ -40,7 +48,7 @@ happens(struct dfi_fault *f, enum dfi_fault_dir dir, enum dfi_fault_kind kind)
 {
 	uint64_t t = f->threshold[dir][kind];
 
-	if (t == 0 || next_rand(f) >= t)
+	if (t == 0 || next_rand(f, dir) >= t)
 		return false;
 	f->stats.count[dir][kind]++;
 	return true;
@@ -119,8 +127,10 @@ dfi_fault_create(const char *spec, uint16_t port_id, struct rte_mempool *pool,
 		free(f);
 		return 0;
 	}
-	/* a distinct stream per port, never the all-zero state */
-	f->state = (seed ^ ((uint64_t)port_id << 48)) * 0x9e3779b97f4a7c15ULL | 1;
+	/* a distinct stream per port and direction, never the all-zero state */
+	for (d = 0; d < DFI_FAULT_DIRS; d++)
+		f->state[d] = (seed ^ ((uint64_t)port_id << 48) ^ ((uint64_t)d << 40)) *
+			      0x9e3779b97f4a7c15ULL | 1;
 	f->pool = pool;
 	NET_LOG(NOTICE, "port %u: fault injection '%s'", port_id, spec);
 	*fault = f;
@@ -140,9 +150,9 @@ dfi_fault_free(struct dfi_fault *f)
 }
 
 static void
-corrupt(struct dfi_fault *f, struct rte_mbuf *m)
+corrupt(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf *m)
 {
-	uint64_t r = next_rand(f);
+	uint64_t r = next_rand(f, dir);
 	uint32_t len = rte_pktmbuf_data_len(m);
 
 	if (len == 0)
@@ -170,7 +180,7 @@ dfi_fault_apply(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf **p
 		if (happens(f, dir, DFI_FAULT_DUP))
 			copy = rte_pktmbuf_copy(m, f->pool, 0, UINT32_MAX);
 		if (happens(f, dir, DFI_FAULT_CORRUPT))
-			corrupt(f, m);
+			corrupt(f, dir, m);
 		if (f->held[dir] == NULL && happens(f, dir, DFI_FAULT_REORDER))
 			f->held[dir] = m;
 		else

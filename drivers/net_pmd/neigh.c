@@ -18,6 +18,14 @@
 
 #define NEIGH_MASK	(DFI_NEIGH_SIZE - 1)
 
+/* nb_pending is written under the lock, and dfi_neigh_tick() looks at it
+ * without: a whole store for that look. */
+static void
+pending_set(struct dfi_neigh *n, uint32_t nb)
+{
+	__atomic_store_n(&n->nb_pending, nb, __ATOMIC_RELAXED);
+}
+
 static uint32_t
 slot_of(uint32_t ip)
 {
@@ -155,7 +163,7 @@ dfi_neigh_park(struct dfi_port *port, uint32_t ip, struct rte_mbuf *m)
 	n->pending[n->nb_pending].m = m;
 	n->pending[n->nb_pending].ip = ip;
 	n->pending[n->nb_pending].since_tsc = now;
-	n->nb_pending++;
+	pending_set(n, n->nb_pending + 1);
 	e = neigh_find_or_add(n, ip);
 	if (e != NULL && neigh_ask_due(e, now))
 		ask = true;
@@ -206,7 +214,8 @@ dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 		rte_ether_addr_copy(mac, &rte_pktmbuf_mtod(ready[nb_ready],
 							   struct rte_ether_hdr *)->dst_addr);
 		nb_ready++;
-		n->pending[i] = n->pending[--n->nb_pending];
+		n->pending[i] = n->pending[n->nb_pending - 1];
+		pending_set(n, n->nb_pending - 1);
 	}
 	rte_spinlock_unlock(&n->lock);
 	if (nb_ready > 0)
@@ -277,7 +286,8 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 		if (now - n->pending[i].since_tsc >= give_up) {
 			rte_pktmbuf_free(n->pending[i].m);
 			n->given_up++;
-			n->pending[i] = n->pending[--n->nb_pending];
+			n->pending[i] = n->pending[n->nb_pending - 1];
+			pending_set(n, n->nb_pending - 1);
 			continue;
 		}
 		e = neigh_find(n, n->pending[i].ip);
@@ -305,7 +315,7 @@ dfi_neigh_flush(struct dfi_port *port)
 		rte_pktmbuf_free(n->pending[i].m);
 	dropped = n->nb_pending;
 	n->flushed += dropped;
-	n->nb_pending = 0;
+	pending_set(n, 0);
 	/* Keys stay: a lock-free reader may be probing past them. A reader that
 	 * loaded a MAC just before this finds the route stale by the generation. */
 	for (i = 0; i < DFI_NEIGH_SIZE; i++) {

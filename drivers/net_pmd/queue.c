@@ -198,6 +198,15 @@ port_configure(struct dfi_port *port)
 
 /* The restarts of a memif client while its link is down (port_restart()):
  * the first waits DFI_REVIVE_MIN_MS, each next one twice as long. */
+/*
+ * The port's timers and restart back-off: every thread that sends or polls on
+ * the port reads them, and a link change rearms them, with no lock held. The
+ * worst such a race does is a tick run twice or a restart a tick late, so
+ * relaxed atomics, which only keep each access whole.
+ */
+#define RT_LOAD(field)		__atomic_load_n(&(field), __ATOMIC_RELAXED)
+#define RT_STORE(field, v)	__atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+
 static uint64_t
 revive_min(void)
 {
@@ -207,8 +216,8 @@ revive_min(void)
 static void
 revive_rearm(struct dfi_port_rt *rt)
 {
-	rt->revive_wait = revive_min();
-	rt->revive_tsc = rte_get_timer_cycles() + rt->revive_wait;
+	RT_STORE(rt->revive_wait, revive_min());
+	RT_STORE(rt->revive_tsc, rte_get_timer_cycles() + revive_min());
 }
 
 /* A memif client's start connected its socket: the handshake has its time
@@ -216,8 +225,8 @@ revive_rearm(struct dfi_port_rt *rt)
 static void
 revive_handshake(struct dfi_port_rt *rt, uint64_t now)
 {
-	rt->revive_tsc = RTE_MAX(rt->revive_tsc,
-				 now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS);
+	RT_STORE(rt->revive_tsc, RTE_MAX(RT_LOAD(rt->revive_tsc),
+					 now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS));
 }
 
 /*
@@ -333,10 +342,11 @@ static void
 port_restart(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_port_rt *rt = port->rt;
+	uint64_t wait;
 	int ret;
 
 	if (!dfi_intr_gate_hold()) {
-		rt->revive_tsc = now + revive_min();
+		RT_STORE(rt->revive_tsc, now + revive_min());
 		return;
 	}
 	if (rt->locked) {
@@ -355,14 +365,15 @@ port_restart(struct dfi_port *port, uint64_t now)
 	rt->revivals++;
 	NET_LOG(DEBUG, "%s: restarted to connect again (%s); next try in %" PRIu64 " ms",
 		port->name, ret == 0 ? "the PMD started" : rte_strerror(-ret),
-		rt->revive_wait * 2000 / rte_get_timer_hz());
-	if (rt->revive_wait == revive_min())
+		RT_LOAD(rt->revive_wait) * 2000 / rte_get_timer_hz());
+	wait = RT_LOAD(rt->revive_wait);
+	if (wait == revive_min())
 		NET_LOG(NOTICE, "%s: link down: the port is restarted to connect again, every "
 			"%u ms at first and every %u ms at most, until it is up", port->name,
 			DFI_REVIVE_MIN_MS, DFI_REVIVE_MAX_MS);
-	rt->revive_wait = RTE_MIN(rt->revive_wait * 2,
-				  rte_get_timer_hz() / 1000 * DFI_REVIVE_MAX_MS);
-	rt->revive_tsc = now + rt->revive_wait;
+	wait = RTE_MIN(wait * 2, rte_get_timer_hz() / 1000 * DFI_REVIVE_MAX_MS);
+	RT_STORE(rt->revive_wait, wait);
+	RT_STORE(rt->revive_tsc, now + wait);
 	if (ret == 0)
 		revive_handshake(rt, now);
 }
@@ -373,7 +384,7 @@ port_revive(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_port_rt *rt = port->rt;
 
-	if (rt->revive && rt->started && !dfi_port_link_up(port) && now >= rt->revive_tsc)
+	if (rt->revive && rt->started && !dfi_port_link_up(port) && now >= RT_LOAD(rt->revive_tsc))
 		port_restart(port, now);
 }
 
@@ -462,11 +473,11 @@ dfi_port_start(struct dfi_port *port)
 	if (rt->revive && rt->pmd_started)
 		revive_handshake(rt, rte_get_timer_cycles());
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
-	rt->next_check_tsc = rte_get_timer_cycles();
+	RT_STORE(rt->next_check_tsc, rte_get_timer_cycles());
 	/* for the kernel's view of the interface: a PMD's may not follow it */
 	if (port->ifname[0] != '\0' && rt->link_fd < 0)
 		rt->link_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	rt->next_link_tsc = rt->next_check_tsc + rt->link_period;
+	RT_STORE(rt->next_link_tsc, RT_LOAD(rt->next_check_tsc) + rt->link_period);
 	link_update(port);
 	link_wait(port);
 	NET_LOG(INFO, "%s: started%s", port->name, rt->locked ? "" : ", lock-free");
@@ -544,20 +555,23 @@ void
 dfi_port_tick(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_port_rt *rt = port->rt;
+	uint64_t due = RT_LOAD(rt->next_check_tsc);
 
-	if (now < rt->next_check_tsc)
+	/* one of the threads polling the port runs the tick */
+	if (now < due || !__atomic_compare_exchange_n(&rt->next_check_tsc, &due,
+						      now + rt->check_period, false,
+						      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return;
-	rt->next_check_tsc = now + rt->check_period;
 	dfi_neigh_tick(port, now);
 	if (rt->fault != NULL)
 		dfi_wire_xmit_shared(port, NULL, 0);	/* a frame held back goes now */
 	if (__atomic_exchange_n(&rt->lsc_event, 0, __ATOMIC_ACQ_REL) != 0 ||
-	    now >= rt->next_link_tsc) {
-		rt->next_link_tsc = now + rt->link_period;
+	    now >= RT_LOAD(rt->next_link_tsc)) {
+		RT_STORE(rt->next_link_tsc, now + rt->link_period);
 		link_update(port);
 	}
 	/* a start or stop under way has ctl: this tick leaves the port to it */
-	if (rt->revive && !dfi_port_link_up(port) && now >= rt->revive_tsc &&
+	if (rt->revive && !dfi_port_link_up(port) && now >= RT_LOAD(rt->revive_tsc) &&
 	    pthread_mutex_trylock(&rt->ctl) == 0) {
 		port_revive(port, now);
 		pthread_mutex_unlock(&rt->ctl);
