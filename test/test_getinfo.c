@@ -462,8 +462,13 @@ test_ep_contexts_and_keys(void)
 	hints->ep_attr->rx_ctx_cnt = 1;
 	hints->ep_attr->tx_ctx_cnt = 65;
 	expect_nodata();
+	/* a shared context's endpoint (fi_stx_context, fi_srx_context) */
 	hints->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
-	expect_nodata();
+	hints->ep_attr->rx_ctx_cnt = FI_SHARED_CONTEXT;
+	CU_ASSERT_EQUAL_FATAL(gi(NULL, NULL, 0), 0);
+	CU_ASSERT(info->ep_attr->tx_ctx_cnt == FI_SHARED_CONTEXT &&
+		  info->ep_attr->rx_ctx_cnt == FI_SHARED_CONTEXT);
+	hints->ep_attr->rx_ctx_cnt = 1;
 	hints->ep_attr->tx_ctx_cnt = 0;
 	hints->ep_attr->auth_key_size = 8;
 	expect_nodata();
@@ -773,7 +778,7 @@ test_domain_limits(void)
 	hints->domain_attr->mr_key_size = 16;
 	expect_nodata();
 	hints->domain_attr->mr_key_size = 0;
-	hints->domain_attr->max_ep_stx_ctx = 1;
+	hints->domain_attr->max_ep_stx_ctx = 257;	/* endpoints of a shared context */
 	expect_nodata();
 	hints->domain_attr->max_ep_stx_ctx = 0;
 	hints->domain_attr->mr_iov_limit = 1024;
@@ -807,8 +812,9 @@ test_domain_ep_contexts(void)
 	/* net_null offers more queue pairs than the provider's 64 contexts */
 	ACCEPT_REFUSE(hints->domain_attr->max_ep_tx_ctx, 64, 65);
 	ACCEPT_REFUSE(hints->domain_attr->max_ep_rx_ctx, 64, 65);
-	ACCEPT_REFUSE(hints->domain_attr->max_ep_srx_ctx, 0, 1);
-	ACCEPT_REFUSE(hints->domain_attr->max_ep_stx_ctx, 0, 1);
+	/* a shared context takes as many endpoints as the domain has */
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_srx_ctx, 256, 257);
+	ACCEPT_REFUSE(hints->domain_attr->max_ep_stx_ctx, 256, 257);
 }
 
 static void

@@ -52,6 +52,8 @@ struct side {
 };
 
 static struct side *live[8];	/* progressed while a test waits */
+/* a shared receive context the accepting sides use, when one test sets it */
+static struct fid_ep *srv_srx;
 /* how connecting sides bind their CQ (FI_SELECTIVE_COMPLETION for one test) */
 static uint64_t cli_cq_flags = FI_TRANSMIT | FI_RECV;
 
@@ -127,7 +129,11 @@ side_open(struct side *s, struct fi_info *info, bool with_eq)
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	if (info != NULL && srv_srx != NULL)
+		info->ep_attr->rx_ctx_cnt = FI_SHARED_CONTEXT;
 	ret = fi_endpoint(dom, info != NULL ? info : td.info, &s->ep, NULL);
+	if (info != NULL && srv_srx != NULL)
+		ret = ret ? ret : fi_ep_bind(s->ep, &srv_srx->fid, 0);
 	ret = ret ? ret : fi_cq_open(dom, &cq_attr, &s->cq, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->tx_cntr, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->rx_cntr, NULL);
@@ -772,6 +778,48 @@ test_data(void)
 }
 
 /* Selective completion, and a send that completes once delivered. */
+/*
+ * Two connections accepted onto endpoints of one shared receive context:
+ * its receives take the messages of both, each completing on the CQ of the
+ * connection it came over; the endpoints take no receives of their own.
+ */
+static void
+test_shared_rx(void)
+{
+	struct side cli[2], srv[2];
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err;
+	char out[2][100], in[2][100];
+	struct fid_pep *pep;
+	int ctx_s;
+
+	memset(out[0], 'a', sizeof(out[0]));
+	memset(out[1], 'b', sizeof(out[1]));
+	CU_ASSERT_EQUAL_FATAL(fi_srx_context(srv_domain, NULL, &srv_srx, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
+	connect_pair(pep, &cli[0], &srv[0]);
+	connect_pair(pep, &cli[1], &srv[1]);
+	CU_ASSERT_EQUAL(fi_recv(srv_srx, in[0], sizeof(in[0]), NULL, 0, in[0]), 0);
+	CU_ASSERT_EQUAL(fi_recv(srv_srx, in[1], sizeof(in[1]), NULL, 0, in[1]), 0);
+	CU_ASSERT_EQUAL(fi_recv(srv[0].ep, in[1], sizeof(in[1]), NULL, 0, in[1]), -FI_EOPNOTSUPP);
+	CU_ASSERT_EQUAL(fi_send(cli[1].ep, out[1], sizeof(out[1]), NULL, 0, &ctx_s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&srv[1], in[0], &e, &err), 1);
+	CU_ASSERT_EQUAL(memcmp(in[0], out[1], sizeof(out[1])), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli[1], &ctx_s, &e, &err), 1);
+	CU_ASSERT_EQUAL(fi_send(cli[0].ep, out[0], sizeof(out[0]), NULL, 0, &ctx_s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&srv[0], in[1], &e, &err), 1);
+	CU_ASSERT_EQUAL(memcmp(in[1], out[0], sizeof(out[0])), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli[0], &ctx_s, &e, &err), 1);
+	CU_ASSERT_EQUAL(fi_close(&srv_srx->fid), -FI_EBUSY);
+	side_close(&cli[0]);
+	side_close(&cli[1]);
+	side_close(&srv[0]);
+	side_close(&srv[1]);
+	CU_ASSERT_EQUAL(fi_close(&srv_srx->fid), 0);
+	srv_srx = NULL;
+	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
+}
+
 static void
 test_completions(void)
 {
@@ -999,6 +1047,7 @@ static CU_TestInfo msg_tests[] = {
 	{ "fi_shutdown and fi_close give the peer FI_SHUTDOWN", test_shutdown },
 	{ "messages, tagged, CQ data, inject, multi-recv, counters, cancel", test_data },
 	{ "selective completion, delivery complete", test_completions },
+	{ "a shared receive context across two connections", test_shared_rx },
 	{ "RMA write and read with the MR key", test_rma },
 	{ "atomics: fetch, plain, inject, compare, forged key", test_atomic },
 	{ "FI_WAIT_FD with epoll and fi_trywait", test_eq_fd },

@@ -28,6 +28,8 @@
 #include "ep_stubs.h"
 #include "iov.h"
 #include "info.h"
+#include "rdm.h"
+#include "srx.h"
 
 #define DGRAM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE)
@@ -47,6 +49,7 @@ struct dfi_dgram {
 	uint32_t rx_head;
 	uint32_t rx_tail;
 	uint64_t rx_dropped;		/* datagrams no receive was posted for */
+	struct rdm_rxq *srq;		/* a shared receive context's queue, or NULL */
 	/* the last destination, and its address while the memo holds */
 	struct dfi_av_memo tx_memo;
 	struct dfi_addr tx_dst;
@@ -221,6 +224,8 @@ dgram_post_rx(struct dfi_ep *ep, const struct iovec *iov, size_t count, void *co
 	dfi_domain_lock(ep->domain);
 	if (unlikely(!ep->enabled)) {
 		ret = -FI_EOPBADSTATE;
+	} else if (unlikely(dg->srq != NULL)) {
+		ret = -FI_EOPNOTSUPP;	/* posted to the shared receive context */
 	} else if (unlikely(dg->rx_tail - dg->rx_head > dg->rx_mask)) {
 		ret = -FI_EAGAIN;
 	} else {
@@ -263,21 +268,17 @@ dgram_recvv(struct fid_ep *ep_fid, const struct iovec *iov, void **desc __rte_un
 	return dgram_post_rx(ep, iov, count, context, ep->rx_op_flags);
 }
 
+/* A datagram into a receive's iovecs (flags: the receive's), with its completion. */
 static void
-dgram_deliver(struct dfi_ep *ep, struct rte_mbuf *m)
+dgram_place(struct dfi_ep *ep, struct rte_mbuf *m, const struct iovec *iov, size_t iov_count,
+	    void *context, uint64_t rx_flags)
 {
-	struct dfi_dgram *dg = dgram_of(ep);
 	const struct dfi_hdr *hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
-	uint64_t flags = FI_RECV | FI_MSG, data = 0;
+	uint64_t flags = FI_RECV | FI_MSG | (rx_flags & FI_MULTI_RECV), data = 0;
 	size_t len = rte_pktmbuf_pkt_len(m) - sizeof(*hdr), got;
-	struct dgram_rx *rx;
+	void *buf = iov_count > 0 ? iov[0].iov_base : NULL;
 
-	if (unlikely(hdr->type != DFI_PKT_DGRAM || dg->rx_head == dg->rx_tail)) {
-		dg->rx_dropped++;
-		return;
-	}
-	rx = &dg->rx[dg->rx_head++ & dg->rx_mask];
-	got = dfi_iov_scatter_mbuf(rx->iov, rx->iov_count, 0, m, sizeof(*hdr));
+	got = dfi_iov_scatter_mbuf(iov, iov_count, 0, m, sizeof(*hdr));
 	if (hdr->flags & rte_cpu_to_be_16(DFI_HDR_F_CQ_DATA)) {
 		flags |= FI_REMOTE_CQ_DATA;
 		data = rte_be_to_cpu_64(hdr->cq_data);
@@ -285,17 +286,45 @@ dgram_deliver(struct dfi_ep *ep, struct rte_mbuf *m)
 	if (unlikely(got < len)) {
 		/* errors are reported whatever the completion flags */
 		if (ep->rx_cq != NULL)
-			dfi_cq_write_err(ep->rx_cq, rx->context, flags, got,
-					 rx->iov_count > 0 ? rx->iov[0].iov_base : NULL, data, 0,
-					 len - got, FI_ETRUNC, dfi_ep_source(ep, m));
+			dfi_cq_write_err(ep->rx_cq, context, flags, got, buf, data, 0, len - got,
+					 FI_ETRUNC, dfi_ep_source(ep, m));
 		dfi_ep_count(ep, DFI_CNTR_RECV, true);
 		return;
 	}
-	if (ep->rx_cq != NULL && (!ep->rx_selective || (rx->flags & FI_COMPLETION)))
-		dfi_cq_write(ep->rx_cq, rx->context, flags, len,
-			     rx->iov_count > 0 ? rx->iov[0].iov_base : NULL, data, 0,
-			     dfi_ep_source(ep, m));
+	if (ep->rx_cq != NULL && (!ep->rx_selective || (rx_flags & FI_COMPLETION)))
+		dfi_cq_write(ep->rx_cq, context, flags, len, buf, data, 0, dfi_ep_source(ep, m));
 	dfi_ep_count(ep, DFI_CNTR_RECV, false);
+}
+
+/*
+ * A datagram fills the oldest receive: the endpoint's own, or its shared
+ * receive context's (one datagram per receive there too: a FI_MULTI_RECV
+ * buffer is released by it).
+ */
+static void
+dgram_deliver(struct dfi_ep *ep, struct rte_mbuf *m)
+{
+	struct dfi_dgram *dg = dgram_of(ep);
+	struct rdm_rx *srx;
+	struct dgram_rx *rx;
+
+	if (unlikely(rte_pktmbuf_mtod(m, const struct dfi_hdr *)->type != DFI_PKT_DGRAM))
+		goto drop;
+	if (unlikely(dg->srq != NULL)) {
+		srx = rdm_rxq_take(dg->srq);
+		if (srx == NULL)
+			goto drop;
+		dgram_place(ep, m, srx->iov, srx->iov_count, srx->context, srx->flags);
+		rdm_rxq_put(dg->srq, srx);
+		return;
+	}
+	if (dg->rx_head == dg->rx_tail)
+		goto drop;
+	rx = &dg->rx[dg->rx_head++ & dg->rx_mask];
+	dgram_place(ep, m, rx->iov, rx->iov_count, rx->context, rx->flags);
+	return;
+drop:
+	dg->rx_dropped++;
 }
 
 static void
@@ -376,8 +405,10 @@ dgram_init(struct dfi_ep *ep, const struct fi_info *info __rte_unused)
 }
 
 static int
-dgram_enable(struct dfi_ep *ep __rte_unused)
+dgram_enable(struct dfi_ep *ep)
 {
+	if (ep->srx != NULL)
+		dgram_of(ep)->srq = dfi_srx_rxq(ep->srx);
 	return 0;
 }
 

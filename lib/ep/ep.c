@@ -24,6 +24,8 @@
 #include "ep_stubs.h"
 #include "pep.h"
 #include "sep.h"
+#include "srx.h"
+#include "stx.h"
 #include "eq.h"
 #include "getinfo.h"
 #include "info.h"
@@ -226,14 +228,34 @@ bind_cntr(struct dfi_ep *ep, struct dfi_cntr *cntr, uint64_t flags)
 	return 0;
 }
 
+/* A shared context binds once, to an endpoint that asked for one (the
+ * context checks its domain and attributes). */
+static int
+bind_shared_check(const struct dfi_ep *ep, uint64_t flags, bool tx)
+{
+	if (flags != 0)
+		return -FI_EBADFLAGS;
+	if (!(tx ? ep->tx_shared : ep->rx_shared) ||
+	    (tx ? (void *)ep->stx : (void *)ep->srx) != NULL) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: a shared %s context binds once, to an "
+			 "endpoint whose %s is FI_SHARED_CONTEXT", tx ? "transmit" : "receive",
+			 tx ? "tx_ctx_cnt" : "rx_ctx_cnt");
+		return -FI_EINVAL;
+	}
+	return 0;
+}
+
 static int
 ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
 	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_stx *stx;
+	struct dfi_srx *srx;
 	struct dfi_av *av;
 	struct dfi_cq *cq;
 	struct dfi_cntr *cntr;
 	struct dfi_eq *eq;
+	int ret;
 
 	if (ep->enabled)
 		return -FI_EOPBADSTATE;
@@ -257,6 +279,20 @@ ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 		return cq->domain == ep->domain ? bind_cq(ep, cq, flags) : -FI_EINVAL;
 	if ((cntr = dfi_cntr_from_fid(bfid)) != NULL)
 		return cntr->domain == ep->domain ? bind_cntr(ep, cntr, flags) : -FI_EINVAL;
+	if ((stx = dfi_stx_from_fid(bfid)) != NULL) {
+		ret = bind_shared_check(ep, flags, true);
+		ret = ret != 0 ? ret : dfi_stx_attach(stx, ep);
+		if (ret == 0)
+			ep->stx = stx;
+		return ret;
+	}
+	if ((srx = dfi_srx_from_fid(bfid)) != NULL) {
+		ret = bind_shared_check(ep, flags, false);
+		ret = ret != 0 ? ret : dfi_srx_attach(srx, ep);
+		if (ret == 0)
+			ep->srx = srx;
+		return ret;
+	}
 	if ((eq = dfi_eq_from_fid(bfid)) != NULL) {
 		/* a connection's events go there; a connectionless endpoint has none */
 		if (flags != 0)
@@ -289,6 +325,16 @@ ep_enable(struct dfi_ep *ep)
 	    ep->cntrs[DFI_CNTR_RECV] == NULL) {
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: no CQ or counter bound");
 		return -FI_ENOCQ;
+	}
+	if ((ep->tx_shared && ep->stx == NULL) || (ep->rx_shared && ep->srx == NULL)) {
+		DFI_WARN(FI_LOG_EP_CTRL, "fi_enable: FI_SHARED_CONTEXT, and no shared %s context "
+			 "bound", ep->stx == NULL && ep->tx_shared ? "transmit" : "receive");
+		return -FI_EINVAL;
+	}
+	if (ep->srx != NULL) {
+		ret = dfi_srx_enable(ep->srx, ep);
+		if (ret != 0)
+			return ret;
 	}
 	ret = dfi_sink_activate(&ep->sink);
 	if (ret != 0)
@@ -499,6 +545,10 @@ ep_close(struct fid *fid)
 	}
 	dfi_sink_detach(&ep->sink);
 	ep->type_ops->fini(ep);
+	if (ep->stx != NULL)
+		dfi_stx_detach(ep->stx);
+	if (ep->srx != NULL)
+		dfi_srx_detach(ep->srx);
 	if (ep->sep != NULL)
 		dfi_sep_ctx_closed(ep->sep, ep);
 	if (ep->av != NULL)
@@ -605,7 +655,8 @@ dfi_endpoint(struct fid_domain *domain_fid, struct fi_info *info, struct fid_ep 
 	ret = dfi_ep_check(domain, info);
 	if (ret != 0)
 		return ret;
-	if (info->ep_attr->tx_ctx_cnt > 1 || info->ep_attr->rx_ctx_cnt > 1) {
+	if ((info->ep_attr->tx_ctx_cnt > 1 && info->ep_attr->tx_ctx_cnt != FI_SHARED_CONTEXT) ||
+	    (info->ep_attr->rx_ctx_cnt > 1 && info->ep_attr->rx_ctx_cnt != FI_SHARED_CONTEXT)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_endpoint: %zu transmit and %zu receive contexts: "
 			 "those are fi_scalable_ep()'s", info->ep_attr->tx_ctx_cnt,
 			 info->ep_attr->rx_ctx_cnt);
@@ -649,6 +700,8 @@ dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_si
 	ep->iov_limit = RTE_MIN(info->tx_attr->iov_limit, info->rx_attr->iov_limit);
 	ep->tx_size = info->tx_attr->size;
 	ep->rx_size = info->rx_attr->size;
+	ep->tx_shared = info->ep_attr->tx_ctx_cnt == FI_SHARED_CONTEXT;
+	ep->rx_shared = info->ep_attr->rx_ctx_cnt == FI_SHARED_CONTEXT;
 	if (sink != NULL) {
 		dfi_sink_move(&ep->sink, sink, ep);
 	} else {
@@ -712,6 +765,8 @@ RTE_INIT(dfi_ep_layer_register)
 	dfi_ep_layer.endpoint = dfi_endpoint;
 	dfi_ep_layer.passive_ep = dfi_passive_ep;
 	dfi_ep_layer.scalable_ep = dfi_scalable_ep;
+	dfi_ep_layer.stx_ctx = dfi_stx_context;
+	dfi_ep_layer.srx_ctx = dfi_srx_context;
 	dfi_ep_layer.progress = layer_progress;
 	dfi_ep_layer.rescue = layer_rescue;
 	dfi_ep_layer.urgent = layer_urgent;

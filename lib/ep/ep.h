@@ -35,6 +35,8 @@ struct dfi_domain;
 struct dfi_ep;
 struct dfi_msg_cm;
 struct dfi_sep;
+struct dfi_srx;
+struct dfi_stx;
 
 /* An operation flag of our own, above libfabric's: fi_inject() and its kin,
  * which generate no completion (fi_sendmsg() with FI_INJECT does). */
@@ -116,6 +118,11 @@ struct dfi_ep {
 	struct dfi_eq *eq;
 	struct dfi_msg_cm *cm;		/* FI_EP_MSG: its connection (msg.c) */
 	struct dfi_sep *sep;		/* a context's scalable endpoint, else NULL */
+	/* shared contexts (FI_SHARED_CONTEXT, stx.c and srx.c): bound before fi_enable() */
+	bool tx_shared;
+	bool rx_shared;
+	struct dfi_stx *stx;
+	struct dfi_srx *srx;
 };
 
 /** fi_endpoint() on one of our domains. */

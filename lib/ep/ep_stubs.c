@@ -298,6 +298,10 @@ struct fi_ops_collective dfi_no_collective_ops = {
 
 };
 
+NO_OP_EXTERN(int, dfi_no_setname, fid_t fid, void *addr, size_t addrlen)
+
+NO_OP_EXTERN(int, dfi_no_getname, fid_t fid, void *addr, size_t *addrlen)
+
 NO_OP_EXTERN(int, dfi_no_getpeer, struct fid_ep *ep, void *addr, size_t *addrlen)
 
 NO_OP_EXTERN(int, dfi_no_connect, struct fid_ep *ep, const void *addr, const void *param,

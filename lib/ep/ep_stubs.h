@@ -51,6 +51,9 @@ int dfi_no_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr, struct
 int dfi_no_rx_ctx(struct fid_ep *sep, int index, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
 		  void *context);
 
+/* the names of an object that has none (a shared receive context) */
+int dfi_no_setname(fid_t fid, void *addr, size_t addrlen);
+int dfi_no_getname(fid_t fid, void *addr, size_t *addrlen);
 int dfi_no_getpeer(struct fid_ep *ep, void *addr, size_t *addrlen);
 int dfi_no_connect(struct fid_ep *ep, const void *addr, const void *param, size_t paramlen);
 int dfi_no_listen(struct fid_pep *pep);

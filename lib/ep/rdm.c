@@ -38,6 +38,8 @@
 #include "mr.h"
 #include "rdm.h"
 #include "rdm_atomic.h"
+#include "srx.h"
+#include "stx.h"
 
 #define RDM_TX_FLAGS	(FI_COMPLETION | FI_INJECT | FI_REMOTE_CQ_DATA | FI_MORE | \
 			 FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE | FI_DELIVERY_COMPLETE | \
@@ -69,35 +71,36 @@ op_free(struct dfi_rdm *r, struct rdm_op *op)
 }
 
 static struct rdm_rx *
-rx_alloc(struct dfi_rdm *r)
+rx_alloc(struct rdm_rxq *q)
 {
-	struct rdm_rx *rx = r->rx_free;
+	struct rdm_rx *rx = q->rx_free;
 
 	if (rx != NULL) {
-		r->rx_free = rx->next;
+		q->rx_free = rx->next;
 		rx->next = NULL;
 	}
 	return rx;
 }
 
 static void
-rx_free(struct dfi_rdm *r, struct rdm_rx *rx)
+rx_free(struct rdm_rxq *q, struct rdm_rx *rx)
 {
 	rx->posted = false;
-	rx->next = r->rx_free;
-	r->rx_free = rx;
+	rx->next = q->rx_free;
+	q->rx_free = rx;
 }
 
 static struct rdm_ux *
-ux_alloc(struct dfi_rdm *r)
+ux_alloc(struct rdm_rxq *q, struct dfi_ep *ep)
 {
-	struct rdm_ux *ux = r->ux_free;
+	struct rdm_ux *ux = q->ux_free;
 
 	if (ux != NULL) {
 		/* field by field: a memset() of the header was a `rep stos`,
 		 * slow to start, once per unexpected message */
-		r->ux_free = ux->next;
+		q->ux_free = ux->next;
 		ux->next = NULL;
+		ux->ep = ep;
 		ux->peer = NULL;
 		ux->claim = NULL;
 		ux->rx = NULL;
@@ -118,7 +121,7 @@ ux_alloc(struct dfi_rdm *r)
 }
 
 static void
-ux_drop_data(struct dfi_rdm *r, struct rdm_ux *ux)
+ux_drop_data(struct rdm_rxq *q, struct rdm_ux *ux)
 {
 	struct rte_mbuf *m, *next;
 
@@ -127,43 +130,43 @@ ux_drop_data(struct dfi_rdm *r, struct rdm_ux *ux)
 		m->next = NULL;
 		rte_pktmbuf_free(m);
 	}
-	r->ux_held -= ux->nb_mbufs;
+	q->ux_held -= ux->nb_mbufs;
 	ux->head = ux->tail = NULL;
 	ux->nb_mbufs = 0;
 }
 
 static void
-ux_free(struct dfi_rdm *r, struct rdm_ux *ux)
+ux_free(struct rdm_rxq *q, struct rdm_ux *ux)
 {
-	ux_drop_data(r, ux);
+	ux_drop_data(q, ux);
 	ux->state = RDM_UX_FREE;
-	ux->next = r->ux_free;
-	r->ux_free = ux;
+	ux->next = q->ux_free;
+	q->ux_free = ux;
 }
 
 static void
-ux_append(struct dfi_rdm *r, struct rdm_ux *ux)
+ux_append(struct rdm_rxq *q, struct rdm_ux *ux)
 {
 	ux->next = NULL;
-	if (r->ux_tail != NULL)
-		r->ux_tail->next = ux;
+	if (q->ux_tail != NULL)
+		q->ux_tail->next = ux;
 	else
-		r->ux_head = ux;
-	r->ux_tail = ux;
+		q->ux_head = ux;
+	q->ux_tail = ux;
 }
 
 static void
-ux_unlink(struct dfi_rdm *r, struct rdm_ux *ux)
+ux_unlink(struct rdm_rxq *q, struct rdm_ux *ux)
 {
 	struct rdm_ux **pp, *prev = NULL;
 
-	for (pp = &r->ux_head; *pp != NULL && *pp != ux; pp = &(*pp)->next)
+	for (pp = &q->ux_head; *pp != NULL && *pp != ux; pp = &(*pp)->next)
 		prev = *pp;
 	if (*pp == NULL)
 		return;
 	*pp = ux->next;
-	if (r->ux_tail == ux)
-		r->ux_tail = prev;
+	if (q->ux_tail == ux)
+		q->ux_tail = prev;
 	ux->next = NULL;
 }
 
@@ -220,6 +223,8 @@ rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err
 		return;
 	}
 	r->nb_ops--;
+	if (ep->stx != NULL)
+		dfi_stx_put(ep->stx, 1);
 	if (op->flags & FI_COMPLETION) {
 		dfi_cq_unreserve(ep->tx_cq);
 		if (err != 0)
@@ -270,7 +275,7 @@ rx_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_r
 	dfi_ep_count(ep, DFI_CNTR_RECV, got < len);
 	r->stats.msgs_received++;
 	if (release)
-		rx_free(r, rx);
+		rx_free(r->rxq, rx);
 }
 
 void
@@ -296,9 +301,21 @@ rdm_queue_done(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_
 /* -- posted receives -- */
 
 static struct rdm_rx_list *
-posted_list(struct dfi_rdm *r, bool tagged)
+posted_list(struct rdm_rxq *q, bool tagged)
 {
-	return tagged ? &r->posted_tag : &r->posted_msg;
+	return tagged ? &q->posted_tag : &q->posted_msg;
+}
+
+/*
+ * Whether a receive for src takes a message from p, arriving on ep: an
+ * endpoint without FI_DIRECTED_RECV (FI_EP_MSG, whose connection is its
+ * source) takes any, as a shared context's receives may name one.
+ */
+static inline bool
+src_accepts(fi_addr_t src, struct dfi_ep *ep, struct rdm_peer *p)
+{
+	return src == FI_ADDR_UNSPEC || !(ep->caps & FI_DIRECTED_RECV) ||
+	       src == peer_fi_addr(ep, p);
 }
 
 static bool
@@ -306,37 +323,42 @@ rx_accepts(struct dfi_ep *ep, const struct rdm_rx *rx, struct rdm_peer *p, uint6
 {
 	if (rx->tagged && ((tag | rx->ignore) != (rx->tag | rx->ignore)))
 		return false;
-	return rx->src == FI_ADDR_UNSPEC || rx->src == peer_fi_addr(ep, p);
+	return src_accepts(rx->src, ep, p);
 }
 
 /* Takes rx off its posted list, if it is on it. */
 static void
-posted_unlink(struct dfi_rdm *r, struct rdm_rx *rx)
+posted_unlink(struct rdm_rxq *q, struct rdm_rx *rx)
 {
 	if (rx->posted)
-		TAILQ_REMOVE(posted_list(r, rx->tagged), rx, link);
+		TAILQ_REMOVE(posted_list(q, rx->tagged), rx, link);
 	rx->posted = false;
 }
 
 static void
-posted_append(struct dfi_rdm *r, struct rdm_rx *rx)
+posted_append(struct rdm_rxq *q, struct rdm_rx *rx)
 {
-	TAILQ_INSERT_TAIL(posted_list(r, rx->tagged), rx, link);
+	TAILQ_INSERT_TAIL(posted_list(q, rx->tagged), rx, link);
 	rx->posted = true;
 }
 
 /*
- * Gives a message of len bytes its place in rx: all of it, or for
- * FI_MULTI_RECV the next part of the buffer, whose completion slot is
- * promised now. @return false when a multi-receive buffer's CQ is full.
+ * Gives a message of len bytes, arriving on ep, its place in rx: all of
+ * it, or for FI_MULTI_RECV the next part of the buffer, whose completion
+ * slot is promised now, as is a shared receive's. @return false when that
+ * slot cannot be had: ep's CQ is full.
  */
 static bool
 rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, size_t *room)
 {
+	struct rdm_rxq *q = rdm_of(ep)->rxq;
+
 	if (!(rx->flags & FI_MULTI_RECV)) {
+		if (q->shared && rx_wants_comp(ep, rx) && dfi_cq_reserve(ep->rx_cq) != 0)
+			return false;
 		*off = 0;
 		*room = rx->cap;
-		posted_unlink(rdm_of(ep), rx);
+		posted_unlink(q, rx);
 		return true;
 	}
 	if (ep->rx_cq == NULL || dfi_cq_reserve(ep->rx_cq) != 0)
@@ -345,8 +367,8 @@ rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, s
 	*room = RTE_MIN((size_t)len, rx->cap - rx->used);
 	rx->used += *room;
 	rx->busy++;
-	if (rx->cap - rx->used < ep->min_multi_recv)
-		posted_unlink(rdm_of(ep), rx);
+	if (rx->cap - rx->used < rx->min_left)
+		posted_unlink(q, rx);
 	return true;
 }
 
@@ -365,7 +387,7 @@ rx_match(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, bool tagged, 
 {
 	struct rdm_rx *rx;
 
-	TAILQ_FOREACH(rx, posted_list(r, tagged), link) {
+	TAILQ_FOREACH(rx, posted_list(r->rxq, tagged), link) {
 		if (rx_accepts(ep, rx, p, tag))
 			return rx;
 	}
@@ -411,19 +433,19 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 			rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
 		if (rx == NULL && !ux->discard)
 			return RDM_REFUSED;
-		if (ux->rx == NULL && rx != NULL)
-			ux_unlink(r, ux);
 		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
 			return RDM_REFUSED;
+		if (ux->rx == NULL && rx != NULL)
+			ux_unlink(r->rxq, ux);
 		p->in.discard = ux->discard;
 		p->blocked = NULL;
-		ux_free(r, ux);
+		ux_free(r->rxq, ux);
 	} else {
 		rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
 		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
 			return RDM_REFUSED;
 		if (rx == NULL) {
-			ux = ux_alloc(r);
+			ux = ux_alloc(r->rxq, ep);
 			if (ux == NULL)
 				return RDM_REFUSED;
 			ux->peer = p;
@@ -434,8 +456,8 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 			ux->pkt_flags = flags;
 			ux->comp_flags = (flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
 					 (flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
-			ux_append(r, ux);
-			if (len > r->eager_max) {
+			ux_append(r->rxq, ux);
+			if (len > r->rxq->eager_max) {
 				/* too large to buffer: seen by FI_PEEK, refused until matched */
 				ux->state = RDM_UX_BLOCKED;
 				p->blocked = ux;
@@ -463,11 +485,11 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
  * of its own (small: RDM_BUNDLE_MSG_MAX at most). @return 0, or -FI_ENOMEM.
  */
 static int
-ux_hold(struct dfi_rdm *r, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struct rte_mbuf *m,
+ux_hold(struct rdm_rxq *q, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struct rte_mbuf *m,
 	const uint8_t *payload, uint32_t len, bool *kept)
 {
 	if (h->flags & rte_cpu_to_be_16(DFI_RDM_F_BUNDLE)) {
-		m = rte_pktmbuf_alloc(r->bundle_pool);
+		m = rte_pktmbuf_alloc(q->bundle_pool);
 		if (m == NULL)
 			return -FI_ENOMEM;
 		memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
@@ -483,7 +505,7 @@ ux_hold(struct dfi_rdm *r, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struc
 	ux->tail = m;
 	ux->nb_mbufs++;
 	ux->got += len;
-	r->ux_held++;
+	q->ux_held++;
 	return 0;
 }
 
@@ -531,14 +553,14 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		}
 	} else if (in->ux != NULL && len > 0) {
 		small = len == in->len && len <= RDM_UX_INLINE;
-		if (!small && r->ux_held >= r->ux_budget)
+		if (!small && r->rxq->ux_held >= r->rxq->ux_budget)
 			return RDM_REFUSED;
 		if (unchecked && dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
 			return RDM_BAD;
 		if (small) {
 			memcpy(in->ux->bytes, payload, len);
 			in->ux->got = len;
-		} else if (ux_hold(r, in->ux, h, m, payload, len, kept) != 0) {
+		} else if (ux_hold(r->rxq, in->ux, h, m, payload, len, kept) != 0) {
 			return RDM_REFUSED;
 		}
 	}
@@ -603,10 +625,16 @@ bad:
 	return RDM_TAKEN;
 }
 
-void
-rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err)
+/*
+ * What a peer was sending us will not come (err: positive): the receive it
+ * was filling fails, and what waited for a receive goes. A receive that a
+ * refused message had matched waits for another.
+ */
+static void
+in_abort(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err)
 {
 	struct rdm_inmsg *in = &p->in;
+	struct rdm_rxq *q = r->rxq;
 	struct rdm_ux *ux;
 
 	if (in->active && in->rx != NULL) {
@@ -620,25 +648,56 @@ rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int 
 		}
 		dfi_ep_count(ep, DFI_CNTR_RECV, true);
 		if (!(in->rx->flags & FI_MULTI_RECV) || (--in->rx->busy == 0 && !in->rx->posted))
-			rx_free(r, in->rx);
+			rx_free(q, in->rx);
 	}
 	if (in->active && in->ux != NULL) {
-		ux_unlink(r, in->ux);
-		ux_free(r, in->ux);
+		ux_unlink(q, in->ux);
+		ux_free(q, in->ux);
 	}
 	ux = p->blocked;
 	if (ux != NULL) {
-		ux_unlink(r, ux);
+		ux_unlink(q, ux);
 		if (ux->rx != NULL) {
 			/* it had matched a receive: that receive waits for another message */
-			posted_append(r, ux->rx);
+			posted_append(q, ux->rx);
 		}
-		ux_free(r, ux);
+		ux_free(q, ux);
 		p->blocked = NULL;
 	}
 	memset(in, 0, sizeof(*in));
+}
+
+void
+rdm_msg_peer_lost(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err)
+{
+	in_abort(ep, r, p, err);
 	if (r->peer_lost != NULL)
 		r->peer_lost(ep, p, err);
+}
+
+/*
+ * An endpoint on a shared receive queue closes: the messages its peers were
+ * placing in the queue's receives fail (FI_ECANCELED, on its CQ, still
+ * bound), and its unexpected messages leave the queue, which outlives it.
+ */
+static void
+rxq_leave(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	struct rdm_rxq *q = r->rxq;
+	struct rdm_ux *ux, *next;
+	uint32_t i;
+
+	for (i = 0; r->peers != NULL && i <= r->peers_mask; i++) {
+		if (r->peers[i] != NULL)
+			in_abort(ep, r, r->peers[i], FI_ECANCELED);
+	}
+	for (ux = q->ux_head; ux != NULL; ux = next) {
+		next = ux->next;
+		if (ux->ep == ep) {
+			ux_unlink(q, ux);
+			ux_free(q, ux);
+		}
+	}
 }
 
 /* -- sends -- */
@@ -682,14 +741,17 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
-	if (unlikely(r->nb_ops >= ep->tx_size || (comp && dfi_cq_reserve(ep->tx_cq) != 0)))
+	if (unlikely(r->nb_ops >= ep->tx_size ||
+		     (ep->stx != NULL && !dfi_stx_take(ep->stx))))
 		return -FI_EAGAIN;
+	if (unlikely(comp && dfi_cq_reserve(ep->tx_cq) != 0))
+		goto err_stx;
 	op = rdm_op_alloc(r);
 	if (unlikely(op == NULL)) {
 		/* delivery notices hold the rest of the pool for now */
 		if (comp)
 			dfi_cq_unreserve(ep->tx_cq);
-		return -FI_EAGAIN;
+		goto err_stx;
 	}
 	op->peer = p;
 	op->context = req->context;
@@ -736,6 +798,10 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	if (!(flags & FI_MORE))
 		dfi_sink_flush(&ep->sink);
 	return 0;
+err_stx:
+	if (ep->stx != NULL)
+		dfi_stx_put(ep->stx, 1);
+	return -FI_EAGAIN;
 }
 
 ssize_t
@@ -790,12 +856,12 @@ rdm_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 /* -- receives -- */
 
 static struct rdm_ux *
-ux_find(struct dfi_ep *ep, struct dfi_rdm *r, bool tagged, uint64_t tag, uint64_t ignore,
-	fi_addr_t src, void *claim)
+ux_find(struct rdm_rxq *q, bool tagged, uint64_t tag, uint64_t ignore, fi_addr_t src,
+	void *claim)
 {
 	struct rdm_ux *ux;
 
-	for (ux = r->ux_head; ux != NULL; ux = ux->next) {
+	for (ux = q->ux_head; ux != NULL; ux = ux->next) {
 		if (ux->claim != claim || ux->rx != NULL || ux->discard ||
 		    ((ux->comp_flags & FI_TAGGED) != 0) != tagged)
 			continue;
@@ -803,7 +869,7 @@ ux_find(struct dfi_ep *ep, struct dfi_rdm *r, bool tagged, uint64_t tag, uint64_
 			return ux;
 		if (tagged && (ux->tag | ignore) != (tag | ignore))
 			continue;
-		if (src != FI_ADDR_UNSPEC && src != peer_fi_addr(ep, ux->peer))
+		if (!src_accepts(src, ux->ep, ux->peer))
 			continue;
 		return ux;
 	}
@@ -811,25 +877,28 @@ ux_find(struct dfi_ep *ep, struct dfi_rdm *r, bool tagged, uint64_t tag, uint64_
 }
 
 /*
- * Gives an unexpected message to a receive that matches it. @return false
- * when a multi-receive buffer has no CQ room for it.
+ * Gives an unexpected message to a receive that matches it; its completion
+ * goes to the endpoint it arrived on. @return false when that endpoint's CQ
+ * has no room for it (a multi-receive buffer's, or a shared receive's).
  */
 static bool
-ux_take(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, struct rdm_rx *rx)
+ux_take(struct rdm_ux *ux, struct rdm_rx *rx)
 {
+	struct dfi_ep *ep = ux->ep;
+	struct dfi_rdm *r = rdm_of(ep);
 	struct rdm_peer *p = ux->peer;
 	size_t off = 0, room = rx->cap, got;
 
 	if (ux->state == RDM_UX_BLOCKED) {
 		/* its sender was refused: it may send now, into rx */
-		ux_unlink(r, ux);
+		ux_unlink(r->rxq, ux);
 		ux->rx = rx;
 		rdm_conn_resume(ep, r, p);
 		return true;
 	}
 	if (!rx_claim_room(ep, rx, ux->len, &off, &room))
 		return false;
-	ux_unlink(r, ux);
+	ux_unlink(r->rxq, ux);
 	if (ux->head != NULL)
 		got = dfi_iov_scatter_mbuf(rx->iov, rx->iov_count, off, ux->head, 0);
 	else
@@ -846,7 +915,7 @@ ux_take(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux, struct rdm_rx *
 		in_bind(p, rx, off, room);
 		p->in.ux = NULL;
 	}
-	ux_free(r, ux);
+	ux_free(r->rxq, ux);
 	return true;
 }
 
@@ -857,19 +926,19 @@ ux_discard(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_ux *ux)
 
 	if (ux->state == RDM_UX_BLOCKED) {
 		/* refused so far: take it now, into nowhere */
-		ux_unlink(r, ux);
+		ux_unlink(r->rxq, ux);
 		ux->discard = true;
 		rdm_conn_resume(ep, r, p);
 		return;
 	}
-	ux_unlink(r, ux);
+	ux_unlink(r->rxq, ux);
 	if (ux->state == RDM_UX_ARRIVING) {
 		p->in.ux = NULL;
 		p->in.discard = true;
 	} else if (ux->pkt_flags & DFI_RDM_F_DELIVERY) {
 		rdm_queue_done(ep, r, p, ux->msg_seq, 0, 0);
 	}
-	ux_free(r, ux);
+	ux_free(r->rxq, ux);
 }
 
 /*
@@ -899,7 +968,7 @@ rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint6
 
 	if (ep->rx_cq == NULL || dfi_cq_room(ep->rx_cq) == 0)
 		return -FI_EAGAIN;
-	ux = ux_find(ep, r, true, tag, ignore, src, NULL);
+	ux = ux_find(r->rxq, true, tag, ignore, src, NULL);
 	if (ux == NULL) {
 		dfi_cq_write_err(ep->rx_cq, context, FI_RECV | FI_TAGGED, 0, NULL, 0, tag, 0,
 				 FI_ENOMSG, FI_ADDR_NOTAVAIL);
@@ -915,79 +984,105 @@ rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint6
 	return 0;
 }
 
-
-/* A receive checked, with the domain lock held. */
+/*
+ * A receive, checked, into a queue (the domain lock held): ep's own, whose
+ * CQ slot is promised now, or a shared one (ep NULL), whose slot the
+ * endpoint a message arrives on promises when the message matches. ux is
+ * the message it claimed (FI_CLAIM), if any.
+ */
 static __rte_always_inline ssize_t
-rx_post_locked(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
-	       uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
+rxq_post(struct rdm_rxq *q, struct dfi_ep *ep, const struct rdm_post *req,
+	 const struct rdm_rx_args *args, fi_addr_t src, size_t min_left, struct rdm_ux *ux)
 {
-	struct dfi_rdm *r = rdm_of(ep);
+	uint64_t flags = req->flags;
 	struct rdm_rx *rx;
-	struct rdm_ux *ux;
 	size_t i;
 
-	if (unlikely(!ep->enabled))
-		return -FI_EOPBADSTATE;
-	if (!(ep->caps & FI_DIRECTED_RECV))
-		src = FI_ADDR_UNSPEC;
-	if (flags & FI_PEEK)
-		return rx_peek(ep, r, src, tag, ignore, context, flags);
-	ux = NULL;
-	if (flags & FI_CLAIM) {
-		ux = ux_find(ep, r, true, 0, 0, FI_ADDR_UNSPEC, context);
-		if (ux == NULL)
-			return -FI_EINVAL;	/* nothing was claimed with this context */
-		if (flags & FI_DISCARD)
-			return claim_discard(ep, r, ux, context);
-	}
-	rx = rx_alloc(r);
+	rx = rx_alloc(q);
 	if (rx == NULL)
 		return -FI_EAGAIN;
-	rx->context = context;
+	rx->context = req->context;
 	rx->flags = flags;
-	rx->tag = tag;
-	rx->ignore = ignore;
+	rx->tag = req->tag;
+	rx->ignore = args->ignore;
 	rx->src = src;
-	rx->tagged = tagged;
+	rx->tagged = args->tagged;
 	rx->used = 0;
 	rx->busy = 0;
 	rx->posted = false;
-	rx->iov_count = (uint32_t)count;
-	for (i = 0; i < count; i++)
-		rx->iov[i] = iov[i];
-	rx->cap = dfi_iov_len(iov, count);
-	if (!(flags & FI_MULTI_RECV) && rx_wants_comp(ep, rx) &&
+	rx->min_left = min_left;
+	rx->iov_count = (uint32_t)req->count;
+	for (i = 0; i < req->count; i++)
+		rx->iov[i] = req->iov[i];
+	rx->cap = dfi_iov_len(req->iov, req->count);
+	if (ep != NULL && !(flags & FI_MULTI_RECV) && rx_wants_comp(ep, rx) &&
 	    dfi_cq_reserve(ep->rx_cq) != 0) {
-		rx_free(r, rx);
+		rx_free(q, rx);
 		return -FI_EAGAIN;
 	}
 	if (flags & FI_MULTI_RECV) {
 		/* what is waiting fills it first, as far as it has room; a message
 		 * refused for its size is left to its sender's retry */
-		while (rx->cap - rx->used >= ep->min_multi_recv &&
-		       (ux = ux_find(ep, r, tagged, tag, ignore, src, NULL)) != NULL &&
-		       ux->state != RDM_UX_BLOCKED && ux_take(ep, r, ux, rx))
-			;
-		if (rx->cap - rx->used >= ep->min_multi_recv || rx->busy == 0)
-			posted_append(r, rx);
-	} else {
-		if (ux == NULL)
-			ux = ux_find(ep, r, tagged, tag, ignore, src, NULL);
-		else
-			ux->claim = NULL;
-		if (ux == NULL)
-			posted_append(r, rx);
-		else
-			ux_take(ep, r, ux, rx);
+		while (rx->cap - rx->used >= min_left &&
+		       (ux = ux_find(q, args->tagged, req->tag, args->ignore, src, NULL)) != NULL &&
+		       ux->state != RDM_UX_BLOCKED && ux_take(ux, rx))
+			dfi_sink_flush(&ux->ep->sink);	/* a delivery notice */
+		if (rx->cap - rx->used >= min_left || rx->busy == 0)
+			posted_append(q, rx);
+		return 0;
 	}
-	dfi_sink_flush(&ep->sink);	/* a RESUME, a delivery notice */
+	if (ux == NULL)
+		ux = ux_find(q, args->tagged, req->tag, args->ignore, src, NULL);
+	else
+		ux->claim = NULL;
+	if (ux == NULL) {
+		posted_append(q, rx);
+	} else if (ux_take(ux, rx)) {
+		dfi_sink_flush(&ux->ep->sink);	/* a RESUME, a delivery notice */
+	} else {
+		/* only a shared receive finds the CQ full here: none was promised */
+		rx_free(q, rx);
+		return -FI_EAGAIN;
+	}
 	return 0;
+}
+
+/* A receive checked, with the domain lock held. */
+static __rte_always_inline ssize_t
+rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx_args *args)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+	fi_addr_t src = (ep->caps & FI_DIRECTED_RECV) ? req->dest : FI_ADDR_UNSPEC;
+	struct rdm_ux *ux = NULL;
+
+	if (unlikely(!ep->enabled))
+		return -FI_EOPBADSTATE;
+	if (unlikely(r->rxq->shared)) {
+		DFI_INFO(FI_LOG_EP_DATA, "a receive on an endpoint of a shared receive "
+			 "context: post it to the context");
+		return -FI_EOPNOTSUPP;
+	}
+	if (req->flags & FI_PEEK)
+		return rx_peek(ep, r, src, req->tag, args->ignore, req->context, req->flags);
+	if (req->flags & FI_CLAIM) {
+		ux = ux_find(r->rxq, true, 0, 0, FI_ADDR_UNSPEC, req->context);
+		if (ux == NULL)
+			return -FI_EINVAL;	/* nothing was claimed with this context */
+		if (req->flags & FI_DISCARD)
+			return claim_discard(ep, r, ux, req->context);
+	}
+	return rxq_post(r->rxq, ep, req, args, src, ep->min_multi_recv, ux);
 }
 
 static ssize_t
 rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
 	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
+	struct rdm_post req = {
+		.iov = iov, .count = count, .dest = src, .tag = tag,
+		.context = context, .flags = flags,
+	};
+	struct rdm_rx_args args = { .ignore = ignore, .tagged = tagged };
 	ssize_t ret;
 
 	if (unlikely(!rdm_iov_ok(ep, iov, count)))
@@ -996,17 +1091,10 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 		     ((flags & FI_DISCARD) && !(flags & (FI_PEEK | FI_CLAIM))) ||
 		     ((flags & FI_TRIGGER) && (flags & (FI_PEEK | FI_CLAIM)))))
 		return -FI_EBADFLAGS;
-	if (unlikely(flags & FI_TRIGGER)) {
-		struct rdm_post req = {
-			.iov = iov, .count = count, .dest = src, .tag = tag,
-			.context = context, .flags = flags,
-		};
-		struct rdm_rx_args rx = { .ignore = ignore, .tagged = tagged };
-
-		return rdm_trig_post(ep, &req, &rx);
-	}
+	if (unlikely(flags & FI_TRIGGER))
+		return rdm_trig_post(ep, &req, &args);
 	dfi_domain_lock(ep->domain);
-	ret = rx_post_locked(ep, iov, count, src, tag, ignore, context, flags, tagged);
+	ret = rx_post_locked(ep, &req, &args);
 	dfi_domain_unlock(ep->domain);
 	return ret;
 }
@@ -1014,24 +1102,30 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 ssize_t
 rdm_rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx_args *rx)
 {
-	return rx_post_locked(ep, req->iov, req->count, req->dest, req->tag, rx->ignore,
-			      req->context, req->flags, rx->tagged);
+	return rx_post_locked(ep, req, rx);
 }
 
-static ssize_t
-rdm_cancel(struct dfi_ep *ep, void *context)
+ssize_t
+rdm_rxq_post(struct rdm_rxq *q, const struct rdm_post *req, const struct rdm_rx_args *rx,
+	     size_t min_multi_recv)
 {
-	struct dfi_rdm *r = rdm_of(ep);
+	return rxq_post(q, NULL, req, rx, req->dest, min_multi_recv, NULL);
+}
+
+/*
+ * Takes a posted receive of a context out of its queue (the domain lock
+ * held): ep, its own endpoint, or NULL for a shared queue, which promised no
+ * CQ slot. FI_ECANCELED goes to cq. 0, -FI_ENOENT or -FI_EAGAIN (cq full).
+ */
+static ssize_t
+rxq_cancel(struct rdm_rxq *q, struct dfi_ep *ep, struct dfi_cq *cq, void *context)
+{
 	struct rdm_rx *rx = NULL;
 	bool promised;
 	int t;
 
-	if (context == NULL)
-		return -FI_ENOENT;	/* cannot be cancelled (fi_endpoint(3)) */
-	if (unlikely(!TAILQ_EMPTY(&r->trig_waiting)) && rdm_trig_cancel(ep, r, context) == 0)
-		return 0;
 	for (t = 0; t < 2 && rx == NULL; t++) {
-		TAILQ_FOREACH(rx, posted_list(r, t != 0), link) {
+		TAILQ_FOREACH(rx, posted_list(q, t != 0), link) {
 			if (rx->context == context)
 				break;
 		}
@@ -1039,20 +1133,57 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 	if (rx == NULL)
 		return -FI_ENOENT;
 	/* the error entry takes the slot promised at post, else needs room */
-	promised = (rx->flags & FI_MULTI_RECV) == 0 && rx_wants_comp(ep, rx);
-	if (rx->busy == 0 && !promised && ep->rx_cq != NULL && dfi_cq_room(ep->rx_cq) == 0)
+	promised = ep != NULL && (rx->flags & FI_MULTI_RECV) == 0 && rx_wants_comp(ep, rx);
+	if (rx->busy == 0 && !promised && cq != NULL && dfi_cq_room(cq) == 0)
 		return -FI_EAGAIN;
-	posted_unlink(r, rx);
+	posted_unlink(q, rx);
 	if (rx->busy > 0)
 		return 0;	/* a multi-receive buffer in use: released by its last message */
 	if (promised)
-		dfi_cq_unreserve(ep->rx_cq);
-	if (ep->rx_cq != NULL)
-		dfi_cq_write_err(ep->rx_cq, context, FI_RECV | (rx->tagged ? FI_TAGGED : FI_MSG),
+		dfi_cq_unreserve(cq);
+	if (cq != NULL)
+		dfi_cq_write_err(cq, context, FI_RECV | (rx->tagged ? FI_TAGGED : FI_MSG),
 				 0, NULL, 0, 0, 0, FI_ECANCELED, FI_ADDR_NOTAVAIL);
-	dfi_ep_count(ep, DFI_CNTR_RECV, true);
-	rx_free(r, rx);
+	if (ep != NULL)
+		dfi_ep_count(ep, DFI_CNTR_RECV, true);
+	rx_free(q, rx);
 	return 0;
+}
+
+ssize_t
+rdm_rxq_cancel(struct rdm_rxq *q, void *context, struct dfi_cq *cq)
+{
+	return rxq_cancel(q, NULL, cq, context);
+}
+
+static ssize_t
+rdm_cancel(struct dfi_ep *ep, void *context)
+{
+	struct dfi_rdm *r = rdm_of(ep);
+
+	if (context == NULL)
+		return -FI_ENOENT;	/* cannot be cancelled (fi_endpoint(3)) */
+	if (unlikely(!TAILQ_EMPTY(&r->trig_waiting)) && rdm_trig_cancel(ep, r, context) == 0)
+		return 0;
+	if (r->rxq->shared)
+		return -FI_ENOENT;	/* its receives are its context's */
+	return rxq_cancel(r->rxq, ep, ep->rx_cq, context);
+}
+
+struct rdm_rx *
+rdm_rxq_take(struct rdm_rxq *q)
+{
+	struct rdm_rx *rx = TAILQ_FIRST(&q->posted_msg);
+
+	if (rx != NULL)
+		posted_unlink(q, rx);
+	return rx;
+}
+
+void
+rdm_rxq_put(struct rdm_rxq *q, struct rdm_rx *rx)
+{
+	rx_free(q, rx);
 }
 
 /* -- libfabric entry points -- */
@@ -1294,31 +1425,80 @@ crc_wanted(const struct dfi_ep *ep, bool *crc)
 }
 
 /*
- * dfi_rdm.bundle_pool: a bundled message buffered takes an unexpected-message
+ * rdm_rxq.bundle_pool: a bundled message buffered takes an unexpected-message
  * record and counts against ux_budget, so there are never more of them than
  * the smaller of the two.
  */
 static int
-bundle_pool_create(struct dfi_ep *ep, struct dfi_rdm *r)
+bundle_pool_create(struct rdm_rxq *q, const struct dfi_port *port, uint32_t size)
 {
 	static uint32_t pools;
-	const struct dfi_port *port = ep->sink.port;
-	uint32_t n = RTE_MIN((uint32_t)ep->rx_size, r->ux_budget);
+	uint32_t n = RTE_MIN(size, q->ux_budget);
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	snprintf(name, sizeof(name), "dfi_ux_%u_%u", port->port_id,
 		 __atomic_fetch_add(&pools, 1, __ATOMIC_RELAXED));
-	r->bundle_pool = rte_pktmbuf_pool_create(name, n, 0,
+	q->bundle_pool = rte_pktmbuf_pool_create(name, n, 0,
 						 RTE_ALIGN(sizeof(struct dfi_rx_meta),
 							   RTE_MBUF_PRIV_ALIGN),
 						 RTE_PKTMBUF_HEADROOM + RDM_BUNDLE_MSG_MAX,
 						 SOCKET_ID_ANY);
-	if (r->bundle_pool == NULL) {
+	if (q->bundle_pool == NULL) {
 		DFI_WARN(FI_LOG_EP_CTRL, "rdm: no pool of %u mbufs for unexpected messages: %s",
 			 n, rte_strerror(rte_errno));
 		return -FI_ENOMEM;
 	}
 	return 0;
+}
+
+int
+rdm_rxq_init(struct rdm_rxq *q, const struct dfi_port *port, uint8_t encap, size_t size,
+	     size_t total_buffered_recv, bool shared)
+{
+	uint32_t seg_max = dfi_wire_max_rdm_payload(port->jumbo_mtu, encap), i;
+
+	memset(q, 0, sizeof(*q));
+	TAILQ_INIT(&q->posted_msg);
+	TAILQ_INIT(&q->posted_tag);
+	q->shared = shared;
+	if (seg_max == 0)
+		return -FI_EINVAL;
+	/* an unexpected message holds one mbuf per segment, of whatever size */
+	q->ux_budget = (uint32_t)RTE_MAX(total_buffered_recv / seg_max, (size_t)64);
+	q->eager_max = RTE_MIN(q->ux_budget * seg_max / 4, (uint32_t)(256 << 10));
+	q->rxs = calloc(size, sizeof(*q->rxs));
+	q->uxs = calloc(size, sizeof(*q->uxs));
+	if (q->rxs == NULL || q->uxs == NULL)
+		goto err_nomem;
+	for (i = (uint32_t)size; i > 0; i--) {
+		rx_free(q, &q->rxs[i - 1]);
+		q->uxs[i - 1].next = q->ux_free;
+		q->ux_free = &q->uxs[i - 1];
+	}
+	if (bundle_pool_create(q, port, (uint32_t)size) != 0)
+		goto err_nomem;
+	return 0;
+err_nomem:
+	rdm_rxq_fini(q);
+	return -FI_ENOMEM;
+}
+
+void
+rdm_rxq_fini(struct rdm_rxq *q)
+{
+	struct rdm_ux *ux;
+
+	while ((ux = q->ux_head) != NULL) {
+		q->ux_head = ux->next;
+		ux_drop_data(q, ux);
+	}
+	q->ux_tail = NULL;
+	free(q->rxs);
+	free(q->uxs);
+	rte_mempool_free(q->bundle_pool);
+	q->rxs = NULL;
+	q->uxs = NULL;
+	q->bundle_pool = NULL;
 }
 
 /* Frees what rdm_init() allocated, as far as it got. */
@@ -1330,9 +1510,7 @@ rdm_release(struct dfi_ep *ep, struct dfi_rdm *r)
 	free(r->inject_small);
 	free(r->inject_bufs);
 	rdm_atomic_fini(r);
-	free(r->rxs);
-	free(r->uxs);
-	rte_mempool_free(r->bundle_pool);
+	rdm_rxq_fini(&r->own_rxq);
 	rdm_trig_fini(r);
 	free(r);
 	ep->priv = NULL;
@@ -1351,8 +1529,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	if (r == NULL)
 		return -FI_ENOMEM;
 	ep->priv = r;
-	TAILQ_INIT(&r->posted_msg);
-	TAILQ_INIT(&r->posted_tag);
+	r->rxq = &r->own_rxq;
 	if (timeout_ms < 0 || pto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
 		ret = -FI_EINVAL;
@@ -1374,10 +1551,6 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	r->keepalive = RTE_MAX(r->timeout / 32, r->pto_min);
 	r->seg_size = dfi_wire_max_rdm_payload(ep->sink.port->mtu, ep->encap);
 	r->seg_max = dfi_wire_max_rdm_payload(ep->sink.port->jumbo_mtu, ep->encap);
-	/* an unexpected message holds one mbuf per segment, of whatever size */
-	r->ux_budget = (uint32_t)RTE_MAX(info->rx_attr->total_buffered_recv / r->seg_max,
-					 (size_t)64);
-	r->eager_max = RTE_MIN(r->ux_budget * r->seg_max / 4, (uint32_t)(256 << 10));
 	r->rx_held_max = dfi_port_pool_size(ep->sink.port) / 4;
 	ep->min_multi_recv = MIN_MULTI_RECV;
 	if (r->seg_size == 0) {
@@ -1391,21 +1564,16 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	r->ops = calloc(nb_ops, sizeof(*r->ops));
 	r->inject_small = calloc(nb_ops, RDM_INJECT_SMALL);
 	r->inject_bufs = calloc(nb_ops, RTE_MAX(ep->inject_size, (size_t)1));
-	r->rxs = calloc(ep->rx_size, sizeof(*r->rxs));
-	r->uxs = calloc(ep->rx_size, sizeof(*r->uxs));
-	if (r->ops == NULL || r->inject_small == NULL || r->inject_bufs == NULL || r->rxs == NULL ||
-	    r->uxs == NULL) {
+	if (r->ops == NULL || r->inject_small == NULL || r->inject_bufs == NULL) {
 		ret = -FI_ENOMEM;
 		goto err;
 	}
 	for (i = nb_ops; i > 0; i--)
 		op_free(r, &r->ops[i - 1]);
-	for (i = (uint32_t)ep->rx_size; i > 0; i--) {
-		rx_free(r, &r->rxs[i - 1]);
-		r->uxs[i - 1].next = r->ux_free;
-		r->ux_free = &r->uxs[i - 1];
-	}
-	ret = bundle_pool_create(ep, r);
+	/* an endpoint of a shared receive context takes its queue at fi_enable() */
+	ret = ep->rx_shared ? 0 :
+	      rdm_rxq_init(&r->own_rxq, ep->sink.port, ep->encap, ep->rx_size,
+			   info->rx_attr->total_buffered_recv, false);
 	ret = ret != 0 ? ret : rdm_atomic_init(ep, r, nb_ops);
 	ret = ret != 0 ? ret : rdm_trig_init(ep, r);
 	if (ret != 0)
@@ -1417,8 +1585,10 @@ err:
 }
 
 static int
-rdm_enable(struct dfi_ep *ep __rte_unused)
+rdm_enable(struct dfi_ep *ep)
 {
+	if (ep->srx != NULL)
+		rdm_of(ep)->rxq = dfi_srx_rxq(ep->srx);
 	return 0;
 }
 
@@ -1431,20 +1601,22 @@ rdm_shutdown(struct dfi_ep *ep)
 		return;
 	rdm_trig_shutdown(r);
 	rdm_conn_shutdown(ep, r);
+	if (r->rxq->shared)
+		rxq_leave(ep, r);
+	if (ep->stx != NULL) {
+		/* what was in flight was dropped: the context's count forgets it */
+		dfi_stx_put(ep->stx, r->nb_ops);
+		r->nb_ops = 0;
+	}
 }
 
 static void
 rdm_fini(struct dfi_ep *ep)
 {
 	struct dfi_rdm *r = rdm_of(ep);
-	struct rdm_ux *ux;
 
 	if (r == NULL)
 		return;
-	while ((ux = r->ux_head) != NULL) {
-		r->ux_head = ux->next;
-		ux_drop_data(r, ux);
-	}
 	DFI_INFO(FI_LOG_EP_CTRL, "rdm: %" PRIu64 " packets out (%" PRIu64 " again: %" PRIu64
 		 " probes, %" PRIu64 " spurious), %" PRIu64 " in (%" PRIu64 " duplicates, %"
 		 PRIu64 " bad), %" PRIu64 " messages out, %" PRIu64 " in; %" PRIu64 " acks alone; RNR %"

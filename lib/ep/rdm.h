@@ -127,6 +127,7 @@ struct rdm_rx {
 	uint32_t busy;			/* FI_MULTI_RECV: messages still arriving in it */
 	bool tagged;
 	bool posted;			/* on a posted list */
+	size_t min_left;		/* FI_MULTI_RECV: released below this much room */
 	uint32_t iov_count;
 	struct iovec iov[RDM_IOV_MAX];
 };
@@ -144,6 +145,7 @@ enum rdm_ux_state {
 /* ux_alloc() clears each field before bytes, one by one: a new one is cleared there */
 struct rdm_ux {
 	struct rdm_ux *next;		/* the unexpected list, or the free list */
+	struct dfi_ep *ep;		/* the endpoint it arrived on, whose peer sent it */
 	struct rdm_peer *peer;
 	void *claim;			/* FI_CLAIM context, once claimed */
 	struct rdm_rx *rx;		/* BLOCKED: the receive that matched meanwhile */
@@ -319,15 +321,43 @@ struct rdm_stats {
 	uint64_t peers_closed;
 };
 
+TAILQ_HEAD(rdm_rx_list, rdm_rx);
+
+/*
+ * Where receives are posted and unexpected messages wait: an endpoint's
+ * own, or a shared receive context's (srx.c), which every endpoint bound to
+ * it matches from. A shared one promises no CQ slot when a receive is
+ * posted, for it has no CQ: the endpoint a message arrives on takes one
+ * from its own when the message matches, or refuses the message (RNR).
+ */
+struct rdm_rxq {
+	struct rdm_rx *rxs;
+	struct rdm_rx *rx_free;
+	/* posted receives, in order: appended and taken out anywhere, so
+	 * neither walks the list (a stream reposts one per message) */
+	struct rdm_rx_list posted_msg;
+	struct rdm_rx_list posted_tag;
+	struct rdm_ux *uxs;
+	struct rdm_ux *ux_free;
+	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
+	struct rdm_ux *ux_tail;
+	uint32_t ux_budget;		/* mbufs unexpected messages may hold */
+	uint32_t ux_held;
+	uint32_t eager_max;		/* largest message buffered while unexpected */
+	bool shared;
+	/* a bundled message buffered while unexpected is copied out of its
+	 * packet into one of these (RDM_BUNDLE_MSG_MAX bytes), one per record:
+	 * a jumbo mbuf of the port's pool for every 64-byte message made a
+	 * stream's backlog ten times larger than the cache */
+	struct rte_mempool *bundle_pool;
+};
+
 /** The endpoint's RDM state. */
 struct dfi_rdm {
 	uint32_t inc;			/* this endpoint's incarnation */
 	uint32_t window;		/* packets in flight per peer, power of 2 */
 	uint32_t seg_size;		/* payload per packet of the port's MTU */
 	uint32_t seg_max;		/* of its jumbo MTU: what we take, and announce */
-	uint32_t eager_max;		/* largest message buffered while unexpected */
-	uint32_t ux_budget;		/* mbufs unexpected messages may hold */
-	uint32_t ux_held;
 	uint32_t rx_held;		/* mbufs held out of order */
 	uint32_t rx_held_max;
 	uint64_t hz;
@@ -344,7 +374,6 @@ struct dfi_rdm {
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
 	rte_be16_t name_off;		/* the endpoint's (a context's place, wire.h) */
-	size_t min_multi_recv;
 	/* peers: open-addressed table of pointers, by address key */
 	struct rdm_peer **peers;
 	uint32_t peers_mask;
@@ -364,21 +393,9 @@ struct dfi_rdm {
 	uint8_t *inject_small;
 	uint8_t *inject_bufs;
 	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
-	struct rdm_rx *rxs;
-	struct rdm_rx *rx_free;
-	/* posted receives, in order: appended and taken out anywhere, so
-	 * neither walks the list (a stream reposts one per message) */
-	TAILQ_HEAD(rdm_rx_list, rdm_rx) posted_msg;
-	struct rdm_rx_list posted_tag;
-	struct rdm_ux *uxs;
-	struct rdm_ux *ux_free;
-	/* a bundled message buffered while unexpected is copied out of its
-	 * packet into one of these (RDM_BUNDLE_MSG_MAX bytes), one per record:
-	 * a jumbo mbuf of the port's pool for every 64-byte message made a
-	 * stream's backlog ten times larger than the cache */
-	struct rte_mempool *bundle_pool;
-	struct rdm_ux *ux_head;		/* unexpected messages, in arrival order */
-	struct rdm_ux *ux_tail;
+	/* receives and unexpected messages: own, or a shared context's */
+	struct rdm_rxq *rxq;
+	struct rdm_rxq own_rxq;
 	/* triggered operations (FI_TRIGGER): a pool, and those waiting, in posting order */
 	struct rdm_trig *trigs;
 	struct rdm_trig_list trig_free;
@@ -504,6 +521,41 @@ ssize_t rdm_post_locked(struct dfi_ep *ep, const struct rdm_post *req);
 /** Posts a receive with the domain lock held (a triggered one issued). */
 ssize_t rdm_rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req,
 			   const struct rdm_rx_args *rx);
+
+/* -- receive queues of shared receive contexts (srx.c) -- */
+
+/**
+ * Sets up a receive queue of size receives and unexpected messages on a
+ * port, whose unexpected messages may buffer total_buffered_recv bytes.
+ * @return 0 or -FI_ENOMEM.
+ */
+int rdm_rxq_init(struct rdm_rxq *q, const struct dfi_port *port, uint8_t encap, size_t size,
+		 size_t total_buffered_recv, bool shared);
+
+/** Frees a queue no endpoint uses any more: posted receives go without completions. */
+void rdm_rxq_fini(struct rdm_rxq *q);
+
+/**
+ * Posts a receive to a shared queue (the domain lock held): it matches the
+ * oldest unexpected message it accepts, whatever endpoint that arrived on,
+ * or waits. 0, or -FI_EAGAIN: no receive left, or the CQ of the endpoint
+ * the message it matched arrived on is full.
+ */
+ssize_t rdm_rxq_post(struct rdm_rxq *q, const struct rdm_post *req, const struct rdm_rx_args *rx,
+		     size_t min_multi_recv);
+
+/**
+ * fi_cancel() of a receive posted to a shared queue (the domain lock held):
+ * FI_ECANCELED goes to cq. 0, -FI_ENOENT, or -FI_EAGAIN when cq is full.
+ */
+ssize_t rdm_rxq_cancel(struct rdm_rxq *q, void *context, struct dfi_cq *cq);
+
+/**
+ * FI_EP_DGRAM on a shared queue: the oldest untagged receive, taken off its
+ * list, or NULL; given back with rdm_rxq_put() once its datagram is placed.
+ */
+struct rdm_rx *rdm_rxq_take(struct rdm_rxq *q);
+void rdm_rxq_put(struct rdm_rxq *q, struct rdm_rx *rx);
 
 /* -- triggered operations (rdm_trig.c) -- */
 

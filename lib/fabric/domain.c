@@ -93,6 +93,20 @@ domain_scalable_ep(struct fid_domain *domain, struct fi_info *info, struct fid_e
 	return dfi_ep_layer.scalable_ep(domain, info, sep, context);
 }
 
+static int
+domain_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
+	       void *context)
+{
+	return dfi_ep_layer.stx_ctx(domain, attr, stx, context);
+}
+
+static int
+domain_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **srx,
+	       void *context)
+{
+	return dfi_ep_layer.srx_ctx(domain, attr, srx, context);
+}
+
 /* fi_endpoint2(): without flags, fi_endpoint(); FI_PEER endpoints are not offered. */
 static int
 domain_endpoint2(struct fid_domain *domain, struct fi_info *info, struct fid_ep **ep,
@@ -142,8 +156,8 @@ static struct fi_ops_domain dfi_domain_ops = {
 	.scalable_ep = domain_scalable_ep,
 	.cntr_open = dfi_cntr_open,
 	.poll_open = dfi_poll_open,
-	.stx_ctx = dfi_no_stx_ctx,
-	.srx_ctx = dfi_no_srx_ctx,
+	.stx_ctx = domain_stx_ctx,
+	.srx_ctx = domain_srx_ctx,
 	.query_atomic = domain_query_atomic,
 	.query_collective = dfi_no_query_collective,
 	.endpoint2 = domain_endpoint2,

@@ -27,6 +27,11 @@ struct dfi_ep_layer {
 	/** fi_scalable_ep() on one of our domains */
 	int (*scalable_ep)(struct fid_domain *domain, struct fi_info *info, struct fid_ep **sep,
 			   void *context);
+	/** fi_stx_context() and fi_srx_context() on one of our domains */
+	int (*stx_ctx)(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
+		       void *context);
+	int (*srx_ctx)(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **srx,
+		       void *context);
 	/** fi_passive_ep() on one of our fabrics */
 	int (*passive_ep)(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
 			  void *context);

@@ -213,11 +213,12 @@ apply_ep_attr(struct fi_info *info, const struct fi_ep_attr *hint)
 	NARROW(ep->max_order_raw_size, hint->max_order_raw_size);
 	NARROW(ep->max_order_war_size, hint->max_order_war_size);
 	NARROW(ep->max_order_waw_size, hint->max_order_waw_size);
-	if (hint->tx_ctx_cnt == FI_SHARED_CONTEXT || hint->rx_ctx_cnt == FI_SHARED_CONTEXT)
-		MISMATCH("ep_attr", "shared contexts are not offered");
-	CHECK_MAX("ep_attr->tx_ctx_cnt", hint->tx_ctx_cnt, dom->max_ep_tx_ctx);
-	CHECK_MAX("ep_attr->rx_ctx_cnt", hint->rx_ctx_cnt, dom->max_ep_rx_ctx);
-	/* the counts fi_scalable_ep() opens */
+	/* FI_SHARED_CONTEXT: fi_stx_context() and fi_srx_context() */
+	if (hint->tx_ctx_cnt != FI_SHARED_CONTEXT)
+		CHECK_MAX("ep_attr->tx_ctx_cnt", hint->tx_ctx_cnt, dom->max_ep_tx_ctx);
+	if (hint->rx_ctx_cnt != FI_SHARED_CONTEXT)
+		CHECK_MAX("ep_attr->rx_ctx_cnt", hint->rx_ctx_cnt, dom->max_ep_rx_ctx);
+	/* the counts fi_scalable_ep() opens, or FI_SHARED_CONTEXT */
 	if (hint->tx_ctx_cnt != 0)
 		ep->tx_ctx_cnt = hint->tx_ctx_cnt;
 	if (hint->rx_ctx_cnt != 0)

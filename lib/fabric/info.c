@@ -51,8 +51,9 @@ template_domain(struct fi_domain_attr *d)
 	d->rx_ctx_cnt = DFI_DOMAIN_EP_CNT;
 	d->max_ep_tx_ctx = 1;
 	d->max_ep_rx_ctx = 1;
-	d->max_ep_stx_ctx = 0;
-	d->max_ep_srx_ctx = 0;
+	/* endpoints per shared context: any of the domain's */
+	d->max_ep_stx_ctx = DFI_DOMAIN_EP_CNT;
+	d->max_ep_srx_ctx = DFI_DOMAIN_EP_CNT;
 	d->cntr_cnt = DFI_DOMAIN_CNTR_CNT;
 	d->mr_iov_limit = 1;
 	d->caps = FI_LOCAL_COMM | FI_REMOTE_COMM | FI_SHARED_AV;

@@ -51,20 +51,6 @@ dfi_no_ops_set(struct fid *fid __rte_unused, const char *name __rte_unused,
 }
 
 int
-dfi_no_stx_ctx(struct fid_domain *domain __rte_unused, struct fi_tx_attr *attr __rte_unused,
-	       struct fid_stx **stx __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
-dfi_no_srx_ctx(struct fid_domain *domain __rte_unused, struct fi_rx_attr *attr __rte_unused,
-	       struct fid_ep **rx_ep __rte_unused, void *context __rte_unused)
-{
-	return -FI_ENOSYS;
-}
-
-int
 dfi_no_query_collective(struct fid_domain *domain __rte_unused,
 			enum fi_collective_op coll __rte_unused,
 			struct fi_collective_attr *attr __rte_unused,

@@ -40,11 +40,6 @@ int dfi_no_tostr(const struct fid *fid, char *buf, size_t len);
 int dfi_no_ops_set(struct fid *fid, const char *name, uint64_t flags, void *ops,
 		   void *context);
 
-
-int dfi_no_stx_ctx(struct fid_domain *domain, struct fi_tx_attr *attr, struct fid_stx **stx,
-		   void *context);
-int dfi_no_srx_ctx(struct fid_domain *domain, struct fi_rx_attr *attr, struct fid_ep **rx_ep,
-		   void *context);
 int dfi_no_query_collective(struct fid_domain *domain, enum fi_collective_op coll,
 			    struct fi_collective_attr *attr, uint64_t flags);
 
