@@ -52,8 +52,9 @@ struct side {
 };
 
 static struct side *live[8];	/* progressed while a test waits */
-/* a shared receive context the accepting sides use, when one test sets it */
+/* shared contexts the accepting sides use, when one test sets them */
 static struct fid_ep *srv_srx;
+static struct fid_stx *srv_stx;
 /* how connecting sides bind their CQ (FI_SELECTIVE_COMPLETION for one test) */
 static uint64_t cli_cq_flags = FI_TRANSMIT | FI_RECV;
 
@@ -129,11 +130,15 @@ side_open(struct side *s, struct fi_info *info, bool with_eq)
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	if (info != NULL && srv_srx != NULL)
+	if (info != NULL && srv_srx != NULL) {
+		info->ep_attr->tx_ctx_cnt = FI_SHARED_CONTEXT;
 		info->ep_attr->rx_ctx_cnt = FI_SHARED_CONTEXT;
+	}
 	ret = fi_endpoint(dom, info != NULL ? info : td.info, &s->ep, NULL);
-	if (info != NULL && srv_srx != NULL)
+	if (info != NULL && srv_srx != NULL) {
 		ret = ret ? ret : fi_ep_bind(s->ep, &srv_srx->fid, 0);
+		ret = ret ? ret : fi_ep_bind(s->ep, &srv_stx->fid, 0);
+	}
 	ret = ret ? ret : fi_cq_open(dom, &cq_attr, &s->cq, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->tx_cntr, NULL);
 	ret = ret ? ret : fi_cntr_open(dom, &cntr_attr, &s->rx_cntr, NULL);
@@ -779,9 +784,11 @@ test_data(void)
 
 /* Selective completion, and a send that completes once delivered. */
 /*
- * Two connections accepted onto endpoints of one shared receive context:
- * its receives take the messages of both, each completing on the CQ of the
- * connection it came over; the endpoints take no receives of their own.
+ * Two connections accepted onto endpoints of one shared receive context and
+ * one shared transmit context: the receive context's receives take the
+ * messages of both, each completing on the CQ of the connection it came
+ * over; the endpoints take no receives of their own, and send through the
+ * transmit context.
  */
 static void
 test_shared_rx(void)
@@ -795,6 +802,7 @@ test_shared_rx(void)
 
 	memset(out[0], 'a', sizeof(out[0]));
 	memset(out[1], 'b', sizeof(out[1]));
+	CU_ASSERT_EQUAL_FATAL(fi_stx_context(srv_domain, NULL, &srv_stx, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_srx_context(srv_domain, NULL, &srv_srx, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(pep_open(&pep, 0), 0);
 	connect_pair(pep, &cli[0], &srv[0]);
@@ -810,13 +818,22 @@ test_shared_rx(void)
 	CU_ASSERT_EQUAL(wait_ctx(&srv[0], in[1], &e, &err), 1);
 	CU_ASSERT_EQUAL(memcmp(in[1], out[0], sizeof(out[0])), 0);
 	CU_ASSERT_EQUAL(wait_ctx(&cli[0], &ctx_s, &e, &err), 1);
+	/* and back, through the transmit context */
+	CU_ASSERT_EQUAL(fi_recv(cli[0].ep, in[0], sizeof(in[0]), NULL, 0, in[0]), 0);
+	CU_ASSERT_EQUAL(fi_send(srv[0].ep, out[1], sizeof(out[1]), NULL, 0, &ctx_s), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&cli[0], in[0], &e, &err), 1);
+	CU_ASSERT_EQUAL(memcmp(in[0], out[1], sizeof(out[1])), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&srv[0], &ctx_s, &e, &err), 1);
 	CU_ASSERT_EQUAL(fi_close(&srv_srx->fid), -FI_EBUSY);
+	CU_ASSERT_EQUAL(fi_close(&srv_stx->fid), -FI_EBUSY);
 	side_close(&cli[0]);
 	side_close(&cli[1]);
 	side_close(&srv[0]);
 	side_close(&srv[1]);
 	CU_ASSERT_EQUAL(fi_close(&srv_srx->fid), 0);
+	CU_ASSERT_EQUAL(fi_close(&srv_stx->fid), 0);
 	srv_srx = NULL;
+	srv_stx = NULL;
 	CU_ASSERT_EQUAL(fi_close(&pep->fid), 0);
 }
 
