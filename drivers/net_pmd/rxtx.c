@@ -616,20 +616,31 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 
 /* -- transmit -- */
 
+/*
+ * Delivers the packets a sink sent to its own port's address to their
+ * sinks' backlogs: the backlogs' one producer is the rx lock's holder, and
+ * threads that each drive their own endpoints on one port would spin on
+ * that lock if each packet took it, so a burst takes it once.
+ */
 static void
-loopback(struct dfi_port *port, struct rte_mbuf *m)
+loopback_flush(struct dfi_sink *self)
 {
+	struct dfi_port *port = self->port;
 	struct dfi_port_rt *rt = port->rt;
 	struct dfi_sink *sink;
+	uint16_t i;
 
-	/* never on a wire: nothing to verify */
-	m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	rx_lock(rt);
-	rt->stats.tx_loopback++;
-	sink = classify(port, &rt->qpairs[0], m);
-	if (sink != NULL)
-		to_backlog(port, sink, m);
+	rt->stats.tx_loopback += self->nb_lo;
+	for (i = 0; i < self->nb_lo; i++) {
+		/* never on a wire: nothing to verify */
+		self->lo[i]->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		sink = classify(port, &rt->qpairs[0], self->lo[i]);
+		if (sink != NULL)
+			to_backlog(port, sink, self->lo[i]);
+	}
 	rx_unlock(rt);
+	self->nb_lo = 0;
 }
 
 /* Builds the headers to dst into r (the MAC of an unresolved neighbour
@@ -831,7 +842,9 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 	}
 	if (r->local) {
 		route_apply(r, m);
-		loopback(port, m);
+		sink->lo[sink->nb_lo++] = m;
+		if (unlikely(sink->nb_lo == DFI_TX_BURST))
+			loopback_flush(sink);
 		return 0;
 	}
 	/* one load on the way: the staged frames' link is still the port's */
@@ -905,6 +918,8 @@ dfi_sink_flush(struct dfi_sink *sink)
 	uint16_t sent;
 
 	sink->tx_bytes = 0;
+	if (sink->nb_lo != 0)
+		loopback_flush(sink);
 	if (sink->nb_tx == 0)
 		return 0;
 	if (unlikely(dfi_port_link_epoch(sink->port) != sink->tx_epoch)) {

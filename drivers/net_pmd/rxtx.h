@@ -98,8 +98,11 @@ struct dfi_sink {
 	uint32_t tx_epoch;		/* the (odd) link epoch its staged frames belong to */
 	uint32_t down_noted;		/* 1 + the down epoch its refusals were logged in */
 	uint16_t nb_tx;
+	uint16_t nb_lo;
 	uint32_t tx_bytes;		/* staged since the last flush */
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
+	struct rte_mbuf *lo[DFI_TX_BURST];	/* to the port's own address: delivered
+						 * at the flush, a burst per rx lock */
 	struct dfi_route route __rte_cache_aligned;
 };
 
