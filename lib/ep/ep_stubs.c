@@ -345,6 +345,34 @@ dfi_no_size_left(struct fid_ep *ep)
 	return -FI_ENOSYS;
 }
 
+struct fi_ops_ep dfi_no_ep_ops = {
+	.size = sizeof(struct fi_ops_ep),
+	.cancel = dfi_no_cancel,
+	.getopt = dfi_no_getopt,
+	.setopt = dfi_no_setopt,
+	.tx_ctx = dfi_no_tx_ctx,
+	.rx_ctx = dfi_no_rx_ctx,
+	.rx_size_left = dfi_no_size_left,
+	.tx_size_left = dfi_no_size_left,
+};
+
+void
+dfi_ep_fid_init(struct fid_ep *ep, size_t fclass, void *context, struct fi_ops *fi_ops,
+		struct fi_ops_ep *ops, struct fi_ops_cm *cm, struct fi_ops_msg *msg,
+		struct fi_ops_tagged *tagged)
+{
+	ep->fid.fclass = fclass;
+	ep->fid.context = context;
+	ep->fid.ops = fi_ops;
+	ep->ops = ops;
+	ep->cm = cm;
+	ep->msg = msg;
+	ep->tagged = tagged;
+	ep->rma = &dfi_no_rma_ops;
+	ep->atomic = &dfi_no_atomic_ops;
+	ep->collective = &dfi_no_collective_ops;
+}
+
 /* fi_tx_context() and fi_rx_context() on anything but a scalable endpoint */
 
 int

@@ -45,6 +45,18 @@ int dfi_no_getopt(fid_t fid, int level, int optname, void *optval, size_t *optle
 int dfi_no_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen);
 ssize_t dfi_no_cancel(fid_t fid, void *context);
 ssize_t dfi_no_size_left(struct fid_ep *ep);
+/* the fi_ops_ep of an object that transfers nothing itself (passive
+ * endpoints, shared transmit contexts): the slots above */
+extern struct fi_ops_ep dfi_no_ep_ops;
+
+/**
+ * Fills an fid_ep whose RMA, atomics and collectives are not offered (a
+ * scalable endpoint, a shared receive context).
+ */
+void dfi_ep_fid_init(struct fid_ep *ep, size_t fclass, void *context, struct fi_ops *fi_ops,
+		     struct fi_ops_ep *ops, struct fi_ops_cm *cm, struct fi_ops_msg *msg,
+		     struct fi_ops_tagged *tagged);
+
 /* fi_tx_context() and fi_rx_context() on anything but a scalable endpoint */
 int dfi_no_tx_ctx(struct fid_ep *sep, int index, struct fi_tx_attr *attr, struct fid_ep **tx_ep,
 		  void *context);

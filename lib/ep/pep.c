@@ -466,17 +466,6 @@ static struct fi_ops pep_fi_ops = {
 	.ops_set = dfi_no_ops_set,
 };
 
-static struct fi_ops_ep pep_ep_ops = {
-	.size = sizeof(struct fi_ops_ep),
-	.cancel = dfi_no_cancel,
-	.getopt = dfi_no_getopt,
-	.setopt = dfi_no_setopt,
-	.tx_ctx = dfi_no_tx_ctx,
-	.rx_ctx = dfi_no_rx_ctx,
-	.rx_size_left = dfi_no_size_left,
-	.tx_size_left = dfi_no_size_left,
-};
-
 /* The listening address: the port of src_addr, if any, else one fi_listen() picks. */
 static int
 pep_src_port(struct dfi_pep *pep, const struct fi_info *info)
@@ -544,7 +533,7 @@ dfi_passive_ep(struct fid_fabric *fabric_fid, struct fi_info *info, struct fid_p
 	pep->pep_fid.fid.fclass = FI_CLASS_PEP;
 	pep->pep_fid.fid.context = context;
 	pep->pep_fid.fid.ops = &pep_fi_ops;
-	pep->pep_fid.ops = &pep_ep_ops;
+	pep->pep_fid.ops = &dfi_no_ep_ops;
 	pep->pep_fid.cm = &pep_cm_ops;
 	dfi_fabric_hold(fabric);
 	*pep_fid = &pep->pep_fid;

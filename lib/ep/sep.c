@@ -487,17 +487,9 @@ dfi_scalable_ep(struct fid_domain *domain_fid, struct fi_info *info, struct fid_
 		memset(sep->slots, 0, sizeof(*sep->slots) * n);
 		goto err_free;
 	}
-	sep->ep_fid.fid.fclass = FI_CLASS_SEP;
-	sep->ep_fid.fid.context = context;
-	sep->ep_fid.fid.ops = &sep_fi_ops;
-	sep->ep_fid.ops = &sep_ep_ops;
-	sep->ep_fid.cm = &sep_cm_ops;
 	/* a scalable endpoint carries no data itself: its contexts do */
-	sep->ep_fid.msg = &dfi_no_msg_ops;
-	sep->ep_fid.tagged = &dfi_no_tagged_ops;
-	sep->ep_fid.rma = &dfi_no_rma_ops;
-	sep->ep_fid.atomic = &dfi_no_atomic_ops;
-	sep->ep_fid.collective = &dfi_no_collective_ops;
+	dfi_ep_fid_init(&sep->ep_fid, FI_CLASS_SEP, context, &sep_fi_ops, &sep_ep_ops,
+			&sep_cm_ops, &dfi_no_msg_ops, &dfi_no_tagged_ops);
 	dfi_domain_hold(domain);
 	*sep_fid = &sep->ep_fid;
 	return 0;

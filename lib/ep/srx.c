@@ -405,16 +405,8 @@ dfi_srx_context(struct fid_domain *domain_fid, struct fi_rx_attr *attr, struct f
 	if (ret != 0)
 		goto err_free;
 	pthread_mutex_init(&srx->lock, NULL);
-	srx->ep_fid.fid.fclass = FI_CLASS_SRX_CTX;
-	srx->ep_fid.fid.context = context;
-	srx->ep_fid.fid.ops = &srx_fi_ops;
-	srx->ep_fid.ops = &srx_ep_ops;
-	srx->ep_fid.cm = &srx_cm_ops;
-	srx->ep_fid.msg = &srx_msg_ops;
-	srx->ep_fid.tagged = &srx_tagged_ops;
-	srx->ep_fid.rma = &dfi_no_rma_ops;
-	srx->ep_fid.atomic = &dfi_no_atomic_ops;
-	srx->ep_fid.collective = &dfi_no_collective_ops;
+	dfi_ep_fid_init(&srx->ep_fid, FI_CLASS_SRX_CTX, context, &srx_fi_ops, &srx_ep_ops,
+			&srx_cm_ops, &srx_msg_ops, &srx_tagged_ops);
 	dfi_domain_hold(domain);
 	*out = &srx->ep_fid;
 	return 0;

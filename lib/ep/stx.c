@@ -28,17 +28,6 @@ static int stx_close(struct fid *fid);
 
 static struct fi_ops stx_fi_ops = DFI_FI_OPS(stx_close, dfi_no_bind, dfi_no_control);
 
-static struct fi_ops_ep stx_ep_ops = {
-	.size = sizeof(struct fi_ops_ep),
-	.cancel = dfi_no_cancel,
-	.getopt = dfi_no_getopt,
-	.setopt = dfi_no_setopt,
-	.tx_ctx = dfi_no_tx_ctx,
-	.rx_ctx = dfi_no_rx_ctx,
-	.rx_size_left = dfi_no_size_left,
-	.tx_size_left = dfi_no_size_left,
-};
-
 struct dfi_stx *
 dfi_stx_from_fid(struct fid *fid)
 {
@@ -108,7 +97,7 @@ dfi_stx_context(struct fid_domain *domain_fid, struct fi_tx_attr *attr, struct f
 	stx->stx_fid.fid.fclass = FI_CLASS_STX_CTX;
 	stx->stx_fid.fid.context = context;
 	stx->stx_fid.fid.ops = &stx_fi_ops;
-	stx->stx_fid.ops = &stx_ep_ops;
+	stx->stx_fid.ops = &dfi_no_ep_ops;
 	dfi_domain_hold(domain);
 	*out = &stx->stx_fid;
 	return 0;
