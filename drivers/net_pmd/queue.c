@@ -356,7 +356,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 	if (rt->pmd_started)
 		rte_eth_dev_stop(port->port_id);
 	ret = dfi_memif_client_start(port->port_id);
-	rt->pmd_started = ret == 0;
+	RT_STORE(rt->pmd_started, ret == 0);	/* dfi_intr_gate_wait() looks unlocked */
 	if (rt->locked) {
 		rte_spinlock_unlock(&rt->tx_lock);
 		rte_spinlock_unlock(&rt->rx_lock);
@@ -452,7 +452,7 @@ dfi_port_start(struct dfi_port *port)
 		ret = port_configure(port);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port->port_id);
-	rt->pmd_started = ret == 0;
+	RT_STORE(rt->pmd_started, ret == 0);
 	if (ret != 0 && rt->revive) {
 		/* a memif client before its server: the port keeps trying */
 		NET_LOG(NOTICE, "%s: memif server not there (yet): the port is started again "
@@ -512,7 +512,7 @@ port_halt(struct dfi_port *port)
 	ret = rt->pmd_started ? rte_eth_dev_stop(port->port_id) : 0;
 	if (ret != 0)
 		NET_LOG(WARNING, "%s: stop: %s", port->name, rte_strerror(-ret));
-	rt->pmd_started = false;
+	RT_STORE(rt->pmd_started, false);
 	if (rt->fault != NULL) {
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_TX));
 		rte_pktmbuf_free(dfi_fault_release(rt->fault, DFI_FAULT_RX));
