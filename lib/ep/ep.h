@@ -92,6 +92,7 @@ struct dfi_ep {
 	struct dfi_av *av;
 	struct dfi_cq *tx_cq;
 	struct dfi_cq *rx_cq;
+	struct dfi_stx *stx;		/* its shared transmit context (stx.c), or NULL */
 	struct dfi_cntr *cntrs[DFI_CNTR_NB];
 	uint64_t tx_op_flags;		/* defaults for operations without flags */
 	uint64_t rx_op_flags;
@@ -118,11 +119,10 @@ struct dfi_ep {
 	struct dfi_eq *eq;
 	struct dfi_msg_cm *cm;		/* FI_EP_MSG: its connection (msg.c) */
 	struct dfi_sep *sep;		/* a context's scalable endpoint, else NULL */
-	/* shared contexts (FI_SHARED_CONTEXT, stx.c and srx.c): bound before fi_enable() */
+	/* shared contexts asked for (FI_SHARED_CONTEXT), bound before fi_enable() */
 	bool tx_shared;
 	bool rx_shared;
-	struct dfi_stx *stx;
-	struct dfi_srx *srx;
+	struct dfi_srx *srx;		/* its shared receive context (srx.c), or NULL */
 };
 
 /** fi_endpoint() on one of our domains. */
