@@ -538,11 +538,15 @@ test_close_with_unexpected(void)
 
 /* -- DGRAM -- */
 
+/* Datagrams fill the oldest receives, passing over a multi-receive buffer (RDM's). */
 static void
 test_dgram(void)
 {
-	uint8_t rx[3][MSG_LEN], tx[2][MSG_LEN];
+	uint8_t rx[3][MSG_LEN], tx[2][MSG_LEN], multi[4 * MSG_LEN];
+	struct iovec iov = { .iov_base = multi, .iov_len = sizeof(multi) };
+	struct fi_msg msg = { .msg_iov = &iov, .iov_count = 1, .context = multi };
 
+	CU_ASSERT_EQUAL(fi_recvmsg(srx, &msg, FI_MULTI_RECV), 0);
 	CU_ASSERT_EQUAL(fi_recv(srx, rx[0], MSG_LEN, NULL, FI_ADDR_UNSPEC, rx[0]), 0);
 	CU_ASSERT_EQUAL(fi_recv(srx, rx[1], MSG_LEN, NULL, FI_ADDR_UNSPEC, rx[1]), 0);
 	CU_ASSERT_EQUAL(fi_recv(srx, rx[2], MSG_LEN, NULL, FI_ADDR_UNSPEC, rx[2]), 0);
@@ -553,6 +557,7 @@ test_dgram(void)
 	wait_sent(&s1, 1);
 	wait_sent(&s2, 1);
 	CU_ASSERT_EQUAL(fi_cancel(&srx->fid, rx[2]), 0);
+	CU_ASSERT_EQUAL(fi_cancel(&srx->fid, multi), 0);
 	CU_ASSERT_EQUAL(fi_recv(a.ep, rx[2], MSG_LEN, NULL, FI_ADDR_UNSPEC, rx[2]),
 			-FI_EOPNOTSUPP);
 }

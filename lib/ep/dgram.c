@@ -274,7 +274,7 @@ dgram_place(struct dfi_ep *ep, struct rte_mbuf *m, const struct iovec *iov, size
 	    void *context, uint64_t rx_flags)
 {
 	const struct dfi_hdr *hdr = rte_pktmbuf_mtod(m, const struct dfi_hdr *);
-	uint64_t flags = FI_RECV | FI_MSG | (rx_flags & FI_MULTI_RECV), data = 0;
+	uint64_t flags = FI_RECV | FI_MSG, data = 0;
 	size_t len = rte_pktmbuf_pkt_len(m) - sizeof(*hdr), got;
 	void *buf = iov_count > 0 ? iov[0].iov_base : NULL;
 
@@ -298,8 +298,8 @@ dgram_place(struct dfi_ep *ep, struct rte_mbuf *m, const struct iovec *iov, size
 
 /*
  * A datagram fills the oldest receive: the endpoint's own, or its shared
- * receive context's (one datagram per receive there too: a FI_MULTI_RECV
- * buffer is released by it).
+ * receive context's (one datagram per receive there too; the context's
+ * FI_MULTI_RECV buffers are its RDM endpoints').
  */
 static void
 dgram_deliver(struct dfi_ep *ep, struct rte_mbuf *m)

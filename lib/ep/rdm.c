@@ -1170,14 +1170,19 @@ rdm_cancel(struct dfi_ep *ep, void *context)
 	return rxq_cancel(r->rxq, ep, ep->rx_cq, context);
 }
 
+/* A multi-receive buffer is RDM's: messages may still be arriving into it. */
 struct rdm_rx *
 rdm_rxq_take(struct rdm_rxq *q)
 {
-	struct rdm_rx *rx = TAILQ_FIRST(&q->posted_msg);
+	struct rdm_rx *rx;
 
-	if (rx != NULL)
-		posted_unlink(q, rx);
-	return rx;
+	TAILQ_FOREACH(rx, &q->posted_msg, link) {
+		if (!(rx->flags & FI_MULTI_RECV)) {
+			posted_unlink(q, rx);
+			return rx;
+		}
+	}
+	return NULL;
 }
 
 void

@@ -551,8 +551,9 @@ ssize_t rdm_rxq_post(struct rdm_rxq *q, const struct rdm_post *req, const struct
 ssize_t rdm_rxq_cancel(struct rdm_rxq *q, void *context, struct dfi_cq *cq);
 
 /**
- * FI_EP_DGRAM on a shared queue: the oldest untagged receive, taken off its
- * list, or NULL; given back with rdm_rxq_put() once its datagram is placed.
+ * FI_EP_DGRAM on a shared queue: the oldest untagged receive that is not a
+ * FI_MULTI_RECV buffer, taken off its list, or NULL; given back with
+ * rdm_rxq_put() once its datagram is placed.
  */
 struct rdm_rx *rdm_rxq_take(struct rdm_rxq *q);
 void rdm_rxq_put(struct rdm_rxq *q, struct rdm_rx *rx);
