@@ -97,16 +97,12 @@ suite_clean(void)
 static ssize_t
 wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
+	struct fi_cq_err_entry err;
 	fi_addr_t ignored;
-	struct timespec t0;
-	ssize_t ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		fi_cq_read(peer.cq, NULL, 0);	/* the peer answers and acknowledges */
-		ret = fi_cq_readfrom(cq, e, 1, src != NULL ? src : &ignored);
-	} while (ret == -FI_EAGAIN && test_ms_since(&t0) < TIMEOUT_MS);
-	return ret;
+	/* the peer answers and acknowledges */
+	return test_cq_wait_from(cq, e, src != NULL ? src : &ignored, &err, &peer.cq, 1,
+				 TIMEOUT_MS);
 }
 
 /* -- attributes -- */

@@ -180,16 +180,12 @@ progress_all(void)
 static ssize_t
 wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
+	struct fid_cq *others[] = { s1.cq, s2.cq, a.cq, b.cq };	/* a is closed for a while */
+	struct fi_cq_err_entry err;
 	fi_addr_t ignored;
-	struct timespec t0;
-	ssize_t ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		progress_all();
-		ret = fi_cq_readfrom(cq, e, 1, src != NULL ? src : &ignored);
-	} while (ret == -FI_EAGAIN && test_ms_since(&t0) < TIMEOUT_MS);
-	return ret;
+	return test_cq_wait_from(cq, e, src != NULL ? src : &ignored, &err, others,
+				 RTE_DIM(others), TIMEOUT_MS);
 }
 
 /* The send completions of a plain sender, n of them. */

@@ -308,13 +308,20 @@ ssize_t
 test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
 	     struct fid_cq *const *others, size_t nb_others, int timeout_ms)
 {
+	return test_cq_wait_from(cq, entry, NULL, err, others, nb_others, timeout_ms);
+}
+
+ssize_t
+test_cq_wait_from(struct fid_cq *cq, void *entry, fi_addr_t *src, struct fi_cq_err_entry *err,
+		  struct fid_cq *const *others, size_t nb_others, int timeout_ms)
+{
 	struct timespec t0;
 	ssize_t ret;
 	size_t k;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		ret = fi_cq_read(cq, entry, 1);
+		ret = src != NULL ? fi_cq_readfrom(cq, entry, 1, src) : fi_cq_read(cq, entry, 1);
 		if (ret == -FI_EAVAIL) {
 			memset(err, 0, sizeof(*err));
 			fi_cq_readerr(cq, err, 0);
@@ -322,8 +329,10 @@ test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
 		}
 		if (ret != -FI_EAGAIN)
 			return ret;
-		for (k = 0; k < nb_others; k++)
-			fi_cq_read(others[k], NULL, 0);
+		for (k = 0; k < nb_others; k++) {
+			if (others[k] != NULL)
+				fi_cq_read(others[k], NULL, 0);
+		}
 	} while (test_ms_since(&t0) < timeout_ms);
 	return -FI_EAGAIN;
 }

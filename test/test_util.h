@@ -149,4 +149,12 @@ double test_ms_since(const struct timespec *t0);
 ssize_t test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
 		     struct fid_cq *const *others, size_t nb_others, int timeout_ms);
 
+/**
+ * test_cq_wait(), with the completion's source in *src (fi_cq_readfrom()).
+ * NULL entries of others are skipped.
+ */
+ssize_t test_cq_wait_from(struct fid_cq *cq, void *entry, fi_addr_t *src,
+			  struct fi_cq_err_entry *err, struct fid_cq *const *others,
+			  size_t nb_others, int timeout_ms);
+
 #endif /* _DFI_TEST_UTIL_H_ */
