@@ -45,10 +45,13 @@ struct dfi_queue_conf dfi_queue_conf = {
 struct dfi_port_rt *
 dfi_queue_rt_alloc(void)
 {
-	struct dfi_port_rt *rt = calloc(1, sizeof(*rt));
+	/* its locks and counters keep to their own cache lines */
+	struct dfi_port_rt *rt = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					       RTE_ALIGN_CEIL(sizeof(*rt), RTE_CACHE_LINE_SIZE));
 
 	if (rt == NULL)
 		return NULL;
+	memset(rt, 0, sizeof(*rt));
 	rte_spinlock_init(&rt->rx_lock);
 	rte_spinlock_init(&rt->tx_lock);
 	rte_spinlock_init(&rt->neigh.lock);
