@@ -10,8 +10,10 @@
  */
 
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -456,6 +458,100 @@ test_lockfree_port_is_exclusive(void)
 	test_domain_close(&d1);
 }
 
+/* The sender of test_close_under_loopback: its own FI_THREAD_COMPLETION
+ * domain on the port, injecting to one address until told to stop. */
+struct lo_sender {
+	struct fid_ep *ep;
+	struct fid_cq *cq;
+	fi_addr_t dst;
+	uint32_t stop;
+	uint64_t sent, refused;		/* refused: anything but 0 and -FI_EAGAIN */
+};
+
+static void *
+lo_send(void *arg)
+{
+	struct lo_sender *s = arg;
+	struct fi_cq_entry e;
+	uint8_t buf[64] = { 0 };
+	ssize_t ret;
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		ret = fi_inject(s->ep, buf, sizeof(buf), s->dst);
+		if (ret == 0)
+			s->sent++;
+		else if (ret != -FI_EAGAIN)
+			s->refused++;
+		(void)fi_cq_read(s->cq, &e, 1);
+	}
+	return NULL;
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * A packet to the port's own address is delivered by its sender's thread,
+ * without a lock, into the receiver's inbox: a receiver closed meanwhile
+ * must be waited for (drivers/net_pmd/rxtx.c, loopback_quiesce()), or the
+ * sender writes into what the close freed (AddressSanitizer sees it). The
+ * receiver, in another FI_THREAD_COMPLETION domain of the same port, opens,
+ * takes datagrams and closes, again and again, under a sender in another
+ * thread that never pauses.
+ */
+static void
+test_close_under_loopback(void)
+{
+	struct test_domain ds, dr;
+	struct fid_av *avs, *avr;
+	struct fid_cq *cqr;
+	struct fid_ep *epr;
+	struct lo_sender s = { 0 };
+	struct fi_cq_entry e;
+	uint8_t name[64], rbuf[4][64];
+	size_t len = 0;
+	pthread_t tid;
+	uint64_t end;
+	int round, got, i, ret;
+
+	CU_ASSERT_EQUAL_FATAL(lone_open(FI_THREAD_COMPLETION, &ds, &avs, &s.cq, &s.ep), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_enable(s.ep), 0);
+	for (round = 0; round < 20; round++) {
+		CU_ASSERT_EQUAL_FATAL(lone_open(FI_THREAD_COMPLETION, &dr, &avr, &cqr, &epr), 0);
+		/* every round's receiver takes the first one's address */
+		if (round > 0)
+			CU_ASSERT_EQUAL_FATAL(fi_setname(&epr->fid, name, len), 0);
+		CU_ASSERT_EQUAL_FATAL(fi_enable(epr), 0);
+		if (round == 0) {
+			len = sizeof(name);
+			CU_ASSERT_EQUAL_FATAL(fi_getname(&epr->fid, name, &len), 0);
+			CU_ASSERT_EQUAL_FATAL(fi_av_insert(avs, name, 1, &s.dst, 0, NULL), 1);
+			CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, lo_send, &s), 0);
+		}
+		for (i = 0; i < 4; i++)
+			CU_ASSERT_EQUAL(fi_recv(epr, rbuf[i], sizeof(rbuf[i]), NULL, 0, NULL), 0);
+		/* a few datagrams arrive, then the receiver goes mid-stream */
+		got = 0;
+		for (end = now_ms() + TIMEOUT_MS; got < 4 && now_ms() < end;) {
+			ret = (int)fi_cq_read(cqr, &e, 1);
+			got += ret == 1;
+		}
+		CU_ASSERT_EQUAL(got, 4);
+		lone_close(&dr, avr, cqr, epr);
+	}
+	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
+	CU_ASSERT_EQUAL(pthread_join(tid, NULL), 0);
+	CU_ASSERT(s.sent > 0);
+	CU_ASSERT_EQUAL(s.refused, 0);
+	lone_close(&ds, avs, s.cq, s.ep);
+}
+
 static CU_TestInfo dgram_tests[] = {
 	{ "every size up to the MTU, data checked", test_every_size },
 	{ "too large, unknown address", test_too_big_and_unknown },
@@ -469,6 +565,8 @@ static CU_TestInfo dgram_tests[] = {
 	{ "FI_SELECTIVE_COMPLETION", test_selective_completion },
 	{ "unsupported operations", test_unsupported_ops },
 	{ "a lock-free port belongs to its one domain", test_lockfree_port_is_exclusive },
+	{ "receivers closed under a loopback sender of another thread",
+	  test_close_under_loopback },
 	CU_TEST_INFO_NULL,
 };
 

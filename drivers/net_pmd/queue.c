@@ -584,10 +584,10 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 void
 dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats)
 {
-	const struct dfi_port_rt *rt = port->rt;
+	struct dfi_port_rt *rt = port->rt;
 	const uint64_t *from;
 	uint64_t *to = (uint64_t *)stats;
-	size_t i, k;
+	size_t i, j, k;
 
 	*stats = rt->stats;
 	for (k = 1; rt->qpairs != NULL && k < rt->nb_queues; k++) {
@@ -595,6 +595,18 @@ dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats)
 		for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
 			to[i] += from[i];
 	}
+	/* the live sinks' loopback counters; a detached sink's are in rt->stats */
+	pthread_mutex_lock(&rt->ctl);
+	for (k = 0; k < RTE_DIM(rt->sinks); k++) {
+		for (j = 0; rt->sinks[k] != NULL && j < 256; j++) {
+			if (rt->sinks[k][j] == NULL)
+				continue;
+			from = (const uint64_t *)&rt->sinks[k][j]->lo_qp.own;
+			for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
+				to[i] += from[i];
+		}
+	}
+	pthread_mutex_unlock(&rt->ctl);
 }
 
 void

@@ -5,7 +5,10 @@
 /*
  * The receive demultiplexer, the transmit path and the sinks' UDP ports.
  * The shared queue and the sink table are guarded by the port's rx and tx
- * spinlocks unless a single FI_THREAD_DOMAIN domain drives the port.
+ * spinlocks unless a single FI_THREAD_DOMAIN domain drives the port. The
+ * loopback (packets to the port's own address) takes no lock: a sink
+ * delivers its burst into each receiver's inbox, a ring of many producers,
+ * and a detach waits for the bursts under way (loopback_quiesce()).
  */
 
 #include <errno.h>
@@ -65,9 +68,10 @@ static inline struct dfi_sink *
 sink_lookup(const struct dfi_port_rt *rt, rte_be16_t udp_port)
 {
 	uint16_t p = rte_be_to_cpu_16(udp_port);
-	struct dfi_sink **page = rt->sinks[p >> 8];
+	struct dfi_sink **page = __atomic_load_n(&rt->sinks[p >> 8], __ATOMIC_ACQUIRE);
 
-	return page != NULL ? page[p & 0xff] : NULL;
+	/* read without the rx lock by dedicated queues and the loopback */
+	return page != NULL ? __atomic_load_n(&page[p & 0xff], __ATOMIC_ACQUIRE) : NULL;
 }
 
 /* Under ctl and the rx lock. */
@@ -80,9 +84,9 @@ sink_slot_set(struct dfi_port_rt *rt, uint16_t p, struct dfi_sink *sink)
 		page = calloc(256, sizeof(*page));
 		if (page == NULL)
 			return -FI_ENOMEM;
-		rt->sinks[p >> 8] = page;
+		__atomic_store_n(&rt->sinks[p >> 8], page, __ATOMIC_RELEASE);
 	}
-	page[p & 0xff] = sink;
+	__atomic_store_n(&page[p & 0xff], sink, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -104,6 +108,20 @@ kernel_reserve(const struct dfi_port *port, uint16_t p)
 		return errno == EADDRINUSE ? -FI_EADDRINUSE : -errno;
 	}
 	return fd;
+}
+
+/* A ring for packets to the sink, on the port's socket if it can be. */
+static struct rte_ring *
+sink_ring(const struct dfi_port *port, const char *what, unsigned int flags)
+{
+	char name[RTE_RING_NAMESIZE];
+	static uint32_t ring_id;
+	struct rte_ring *r;
+
+	snprintf(name, sizeof(name), "dfi_%s_%u", what,
+		 __atomic_fetch_add(&ring_id, 1, __ATOMIC_RELAXED));
+	r = rte_ring_create(name, BACKLOG_SIZE, port->socket_id, flags);
+	return r != NULL ? r : rte_ring_create(name, BACKLOG_SIZE, SOCKET_ID_ANY, flags);
 }
 
 /* Under ctl: takes p for the sink if nobody has it. */
@@ -137,8 +155,6 @@ int
 dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_port, void *owner)
 {
 	struct dfi_port_rt *rt = port->rt;
-	char name[RTE_RING_NAMESIZE];
-	static uint32_t ring_id;
 	uint32_t i;
 	int ret = -FI_EADDRINUSE;
 
@@ -148,16 +164,15 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	sink->kernel_fd = -1;
 	sink->encap = DFI_SINK_ENCAP_UNKNOWN;
 	sink->tx_epoch = dfi_port_link_epoch(port) | 1;
-	snprintf(name, sizeof(name), "dfi_bl_%u", __atomic_fetch_add(&ring_id, 1,
-								      __ATOMIC_RELAXED));
+	sink->lo_qp.stats = &sink->lo_qp.own;
 	/* one producer at a time (the rx lock), one consumer (the owner) */
-	sink->backlog = rte_ring_create(name, BACKLOG_SIZE, port->socket_id,
-					RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (sink->backlog == NULL)
-		sink->backlog = rte_ring_create(name, BACKLOG_SIZE, SOCKET_ID_ANY,
-						RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (sink->backlog == NULL)
-		return -FI_ENOMEM;
+	sink->backlog = sink_ring(port, "bl", RING_F_SP_ENQ | RING_F_SC_DEQ);
+	/* any sink of the port may loop a packet back to it, unlocked */
+	sink->inbox = sink_ring(port, "lo", RING_F_SC_DEQ);
+	if (sink->backlog == NULL || sink->inbox == NULL) {
+		ret = -FI_ENOMEM;
+		goto err_rings;
+	}
 
 	pthread_mutex_lock(&rt->ctl);
 	if (*udp_port != 0) {
@@ -173,11 +188,15 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	if (ret != 0) {
 		NET_LOG(INFO, "%s: UDP port %u: %s", port->name, rte_be_to_cpu_16(*udp_port),
 			ret == -FI_EADDRINUSE ? "in use" : "no memory");
-		rte_ring_free(sink->backlog);
-		return ret;
+		goto err_rings;
 	}
 	*udp_port = sink->udp_port;
 	return 0;
+
+err_rings:
+	rte_ring_free(sink->inbox);
+	rte_ring_free(sink->backlog);
+	return ret;
 }
 
 void
@@ -189,6 +208,7 @@ dfi_sink_move(struct dfi_sink *to, struct dfi_sink *from, void *owner)
 	rte_spinlock_lock(&rt->rx_lock);
 	*to = *from;
 	to->owner = owner;
+	to->lo_qp.stats = &to->lo_qp.own;
 	/* the port's table named from: it names to now (a new page is never
 	 * needed, the slot exists) */
 	sink_slot_set(rt, rte_be_to_cpu_16(to->udp_port), to);
@@ -253,6 +273,42 @@ sink_drain_tx(struct dfi_sink *sink)
 			 "the PMD refused them until the close's deadline");
 }
 
+/*
+ * Under ctl, the sink just out of the table: waits until no sink of the
+ * port is still delivering a loopback burst, which may have found it before
+ * it left. A sender raises lo_busy, then looks the receiver up; this clears
+ * the slot, then looks at lo_busy: with a full fence between on both sides,
+ * one of the two sees the other.
+ */
+static void
+loopback_quiesce(struct dfi_port_rt *rt)
+{
+	struct dfi_sink *s;
+	uint32_t pg, i;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (pg = 0; pg < RTE_DIM(rt->sinks); pg++) {
+		for (i = 0; rt->sinks[pg] != NULL && i < 256; i++) {
+			s = rt->sinks[pg][i];
+			while (s != NULL && __atomic_load_n(&s->lo_busy, __ATOMIC_ACQUIRE) != 0)
+				rte_pause();
+		}
+	}
+}
+
+/* Under the rx lock: the sink's loopback counters join the port's, which
+ * the rx lock's holders write. */
+static void
+loopback_stats_fold(struct dfi_port_stats *port, const struct dfi_port_stats *lo)
+{
+	port->rx_pkts += lo->rx_pkts;
+	port->rx_foreign += lo->rx_foreign;
+	port->rx_bad += lo->rx_bad;
+	port->rx_no_sink += lo->rx_no_sink;
+	port->rx_backlog_full += lo->rx_backlog_full;
+	port->tx_loopback += lo->tx_loopback;
+}
+
 void
 dfi_sink_detach(struct dfi_sink *sink)
 {
@@ -264,16 +320,23 @@ dfi_sink_detach(struct dfi_sink *sink)
 	pthread_mutex_lock(&rt->ctl);
 	/* after this no poller can reach the sink */
 	rte_spinlock_lock(&rt->rx_lock);
-	sink->active = 0;
+	__atomic_store_n(&sink->active, 0, __ATOMIC_RELAXED);
 	sink_slot_set(rt, rte_be_to_cpu_16(sink->udp_port), NULL);
 	rte_spinlock_unlock(&rt->rx_lock);
+	loopback_quiesce(rt);
 	pthread_mutex_unlock(&rt->ctl);
 
 	if (was_active)
 		sink_drain_tx(sink);
 	dfi_steer_detach(port, sink);
+	rte_spinlock_lock(&rt->rx_lock);
+	loopback_stats_fold(&rt->stats, &sink->lo_qp.own);
+	rte_spinlock_unlock(&rt->rx_lock);
 	while (rte_ring_sc_dequeue(sink->backlog, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
+	while (rte_ring_sc_dequeue(sink->inbox, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(sink->inbox);
 	rte_ring_free(sink->backlog);
 	if (sink->kernel_fd >= 0)
 		close(sink->kernel_fd);
@@ -404,7 +467,7 @@ classify_udp(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
 	udp = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
 	udp_len = rte_be_to_cpu_16(udp->dgram_len);
 	sink = sink_lookup(port->rt, udp->dst_port);
-	if (sink == NULL || !sink->active) {
+	if (sink == NULL || !__atomic_load_n(&sink->active, __ATOMIC_ACQUIRE)) {
 		st->rx_no_sink++;
 		return NULL;
 	}
@@ -441,7 +504,7 @@ classify_eth(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
 		return NULL;
 	}
 	sink = sink_lookup(port->rt, shim->dst_port);
-	if (sink == NULL || !sink->active) {
+	if (sink == NULL || !__atomic_load_n(&sink->active, __ATOMIC_ACQUIRE)) {
 		st->rx_no_sink++;
 		return NULL;
 	}
@@ -592,8 +655,11 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(!thread_seen))
 		thread_adopt();
 
-	/* what others received for us came first */
+	/* what others received or looped back for us came first */
 	got = (uint16_t)rte_ring_sc_dequeue_burst(sink->backlog, (void **)pkts, n, NULL);
+	if (got < n)
+		got += (uint16_t)rte_ring_sc_dequeue_burst(sink->inbox, (void **)pkts + got,
+							   n - got, NULL);
 	if (got == n)
 		return got;
 	if (sink->queue != 0) {
@@ -617,29 +683,51 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 /* -- transmit -- */
 
 /*
- * Delivers the packets a sink sent to its own port's address to their
- * sinks' backlogs: the backlogs' one producer is the rx lock's holder, and
- * threads that each drive their own endpoints on one port would spin on
- * that lock if each packet took it, so a burst takes it once.
+ * Delivers the packets a sink sent to its own port's address into their
+ * sinks' inboxes. No lock: threads that each drive their own contexts on one
+ * port spun on queue 0's rx lock here (perf: a third of a two-context run),
+ * so the sender demultiplexes with its own counters and its lo_busy flag
+ * keeps the receivers it finds from being freed meanwhile.
  */
+static void
+inbox_put(struct dfi_sink *self, struct dfi_sink *to, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t put = (uint16_t)rte_ring_mp_enqueue_burst(to->inbox, (void **)pkts, n, NULL);
+
+	if (unlikely(put < n)) {
+		self->lo_qp.own.rx_backlog_full += n - put;
+		rte_pktmbuf_free_bulk(pkts + put, n - put);
+	}
+}
+
 static void
 loopback_flush(struct dfi_sink *self)
 {
 	struct dfi_port *port = self->port;
-	struct dfi_port_rt *rt = port->rt;
-	struct dfi_sink *sink;
-	uint16_t i;
+	struct rte_mbuf *out[DFI_TX_BURST];
+	struct dfi_sink *sink, *to = NULL;
+	uint16_t i, nb_out = 0;
 
-	rx_lock(rt);
-	rt->stats.tx_loopback += self->nb_lo;
+	__atomic_store_n(&self->lo_busy, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* before any lookup: see loopback_quiesce() */
+	self->lo_qp.own.tx_loopback += self->nb_lo;
 	for (i = 0; i < self->nb_lo; i++) {
 		/* never on a wire: nothing to verify */
 		self->lo[i]->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		sink = classify(port, &rt->qpairs[0], self->lo[i]);
-		if (sink != NULL)
-			to_backlog(port, sink, self->lo[i]);
+		sink = classify(port, &self->lo_qp, self->lo[i]);
+		if (sink == NULL)
+			continue;
+		/* a run of packets to one receiver goes in at once */
+		if (sink != to && nb_out != 0) {
+			inbox_put(self, to, out, nb_out);
+			nb_out = 0;
+		}
+		to = sink;
+		out[nb_out++] = self->lo[i];
 	}
-	rx_unlock(rt);
+	if (nb_out != 0)
+		inbox_put(self, to, out, nb_out);
+	__atomic_store_n(&self->lo_busy, 0, __ATOMIC_RELEASE);
 	self->nb_lo = 0;
 }
 

@@ -81,6 +81,7 @@ struct dfi_route {
 struct dfi_sink {
 	struct dfi_port *port;
 	struct rte_ring *backlog;	/* packets other pollers received for it */
+	struct rte_ring *inbox;		/* packets its port's own sinks sent it (loopback) */
 	void *owner;			/* the endpoint */
 	rte_be16_t udp_port;
 	uint16_t queue;			/* dedicated queue pair, or 0: the shared one */
@@ -102,8 +103,11 @@ struct dfi_sink {
 	uint32_t tx_bytes;		/* staged since the last flush */
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
 	struct rte_mbuf *lo[DFI_TX_BURST];	/* to the port's own address: delivered
-						 * at the flush, a burst per rx lock */
+						 * at the flush, without a lock */
 	struct dfi_route route __rte_cache_aligned;
+	/* delivering its loopback burst: a detach waits for it to end */
+	uint32_t lo_busy __rte_cache_aligned;
+	struct dfi_qpair lo_qp;	/* its loopback's demultiplexing and counters */
 };
 
 /**
