@@ -498,9 +498,11 @@ now_ms(void)
 
 /*
  * A packet to the port's own address is delivered by its sender's thread,
- * without a lock, into the receiver's inbox: a receiver closed meanwhile
- * must be waited for (drivers/net_pmd/rxtx.c, loopback_quiesce()), or the
- * sender writes into what the close freed (AddressSanitizer sees it). The
+ * without a lock, into the receiver's inbox: a receiver closed or moved
+ * (fi_setname) meanwhile must be waited for (drivers/net_pmd/rxtx.c,
+ * loopback_quiesce()), or the sender reads what the close freed. Under
+ * ThreadSanitizer the test reports the race when either wait is left out;
+ * AddressSanitizer rarely meets the window, one burst's demultiplexing. The
  * receiver, in another FI_THREAD_COMPLETION domain of the same port, opens,
  * takes datagrams and closes, again and again, under a sender in another
  * thread that never pauses.

@@ -199,6 +199,29 @@ err_rings:
 	return ret;
 }
 
+/*
+ * Under ctl, a sink just out of the table: waits until no sink of the port
+ * is still delivering a loopback burst, which may have found it before it
+ * left. A sender raises lo_busy, then looks the receiver up; this clears
+ * the slot, then looks at lo_busy: with a full fence between on both sides,
+ * one of the two sees the other.
+ */
+static void
+loopback_quiesce(struct dfi_port_rt *rt)
+{
+	struct dfi_sink *s;
+	uint32_t pg, i;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (pg = 0; pg < RTE_DIM(rt->sinks); pg++) {
+		for (i = 0; rt->sinks[pg] != NULL && i < 256; i++) {
+			s = rt->sinks[pg][i];
+			while (s != NULL && __atomic_load_n(&s->lo_busy, __ATOMIC_ACQUIRE) != 0)
+				rte_pause();
+		}
+	}
+}
+
 void
 dfi_sink_move(struct dfi_sink *to, struct dfi_sink *from, void *owner)
 {
@@ -213,6 +236,8 @@ dfi_sink_move(struct dfi_sink *to, struct dfi_sink *from, void *owner)
 	 * needed, the slot exists) */
 	sink_slot_set(rt, rte_be_to_cpu_16(to->udp_port), to);
 	rte_spinlock_unlock(&rt->rx_lock);
+	/* a loopback sender may have found from (not active: it takes nothing) */
+	loopback_quiesce(rt);
 	pthread_mutex_unlock(&rt->ctl);
 	memset(from, 0, sizeof(*from));
 	from->kernel_fd = -1;
@@ -271,29 +296,6 @@ sink_drain_tx(struct dfi_sink *sink)
 		rte_pause();
 	sink_drop_staged(sink, &sink->port->rt->stats.tx_close_dropped,
 			 "the PMD refused them until the close's deadline");
-}
-
-/*
- * Under ctl, the sink just out of the table: waits until no sink of the
- * port is still delivering a loopback burst, which may have found it before
- * it left. A sender raises lo_busy, then looks the receiver up; this clears
- * the slot, then looks at lo_busy: with a full fence between on both sides,
- * one of the two sees the other.
- */
-static void
-loopback_quiesce(struct dfi_port_rt *rt)
-{
-	struct dfi_sink *s;
-	uint32_t pg, i;
-
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (pg = 0; pg < RTE_DIM(rt->sinks); pg++) {
-		for (i = 0; rt->sinks[pg] != NULL && i < 256; i++) {
-			s = rt->sinks[pg][i];
-			while (s != NULL && __atomic_load_n(&s->lo_busy, __ATOMIC_ACQUIRE) != 0)
-				rte_pause();
-		}
-	}
 }
 
 /* Under the rx lock: the sink's loopback counters join the port's, which
