@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -487,13 +486,37 @@ lo_send(void *arg)
 	return NULL;
 }
 
-static uint64_t
-now_ms(void)
+/* One round of test_close_under_loopback: a receiver at name (taken and
+ * written there when *len is 0) gets nb datagrams (4 at most), then closes. */
+static int
+lo_receiver_round(uint8_t *name, size_t *len, int nb)
 {
-	struct timespec ts;
+	struct fi_cq_err_entry err;
+	struct test_domain dr;
+	struct fid_av *avr;
+	struct fid_cq *cqr;
+	struct fid_ep *epr;
+	struct fi_cq_entry e;
+	uint8_t rbuf[4][64];
+	int i, got = 0, ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	ret = lone_open(FI_THREAD_COMPLETION, &dr, &avr, &cqr, &epr);
+	if (ret == 0 && *len != 0)
+		ret = fi_setname(&epr->fid, name, *len);
+	ret = ret ? ret : fi_enable(epr);
+	if (ret == 0 && *len == 0) {
+		*len = 64;
+		ret = fi_getname(&epr->fid, name, len);
+	}
+	for (i = 0; i < nb && ret == 0; i++)
+		ret = (int)fi_recv(epr, rbuf[i], sizeof(rbuf[i]), NULL, 0, NULL);
+	/* a few datagrams arrive, then the receiver goes mid-stream */
+	while (ret == 0 && got < nb) {
+		ret = test_cq_wait(cqr, &e, &err, NULL, 0, TIMEOUT_MS) == 1 ? 0 : -FI_ETIMEDOUT;
+		got++;
+	}
+	lone_close(&dr, avr, cqr, epr);
+	return ret;
 }
 
 /*
@@ -510,42 +533,25 @@ now_ms(void)
 static void
 test_close_under_loopback(void)
 {
-	struct test_domain ds, dr;
-	struct fid_av *avs, *avr;
-	struct fid_cq *cqr;
-	struct fid_ep *epr;
+	struct test_domain ds;
+	struct fid_av *avs;
 	struct lo_sender s = { 0 };
-	struct fi_cq_entry e;
-	uint8_t name[64], rbuf[4][64];
+	uint8_t name[64];
 	size_t len = 0;
 	pthread_t tid;
-	uint64_t end;
-	int round, got, i, ret;
+	int round;
 
 	CU_ASSERT_EQUAL_FATAL(lone_open(FI_THREAD_COMPLETION, &ds, &avs, &s.cq, &s.ep), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_enable(s.ep), 0);
+	/* a first receiver names the address every later one takes */
+	CU_ASSERT_EQUAL_FATAL(lo_receiver_round(name, &len, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_insert(avs, name, 1, &s.dst, 0, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, lo_send, &s), 0);
 	for (round = 0; round < 20; round++) {
-		CU_ASSERT_EQUAL_FATAL(lone_open(FI_THREAD_COMPLETION, &dr, &avr, &cqr, &epr), 0);
-		/* every round's receiver takes the first one's address */
-		if (round > 0)
-			CU_ASSERT_EQUAL_FATAL(fi_setname(&epr->fid, name, len), 0);
-		CU_ASSERT_EQUAL_FATAL(fi_enable(epr), 0);
-		if (round == 0) {
-			len = sizeof(name);
-			CU_ASSERT_EQUAL_FATAL(fi_getname(&epr->fid, name, &len), 0);
-			CU_ASSERT_EQUAL_FATAL(fi_av_insert(avs, name, 1, &s.dst, 0, NULL), 1);
-			CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, lo_send, &s), 0);
+		if (lo_receiver_round(name, &len, 4) != 0) {
+			CU_FAIL("a receiver under the sender got its 4 datagrams");
+			break;
 		}
-		for (i = 0; i < 4; i++)
-			CU_ASSERT_EQUAL(fi_recv(epr, rbuf[i], sizeof(rbuf[i]), NULL, 0, NULL), 0);
-		/* a few datagrams arrive, then the receiver goes mid-stream */
-		got = 0;
-		for (end = now_ms() + TIMEOUT_MS; got < 4 && now_ms() < end;) {
-			ret = (int)fi_cq_read(cqr, &e, 1);
-			got += ret == 1;
-		}
-		CU_ASSERT_EQUAL(got, 4);
-		lone_close(&dr, avr, cqr, epr);
 	}
 	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
 	CU_ASSERT_EQUAL(pthread_join(tid, NULL), 0);
