@@ -581,29 +581,32 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 	}
 }
 
+static void
+stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *from)
+{
+	const uint64_t *f = (const uint64_t *)from;
+	uint64_t *t = (uint64_t *)to;
+	size_t i;
+
+	for (i = 0; i < sizeof(*to) / sizeof(uint64_t); i++)
+		t[i] += f[i];
+}
+
 void
 dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats)
 {
 	struct dfi_port_rt *rt = port->rt;
-	const uint64_t *from;
-	uint64_t *to = (uint64_t *)stats;
-	size_t i, j, k;
+	size_t j, k;
 
 	*stats = rt->stats;
-	for (k = 1; rt->qpairs != NULL && k < rt->nb_queues; k++) {
-		from = (const uint64_t *)&rt->qpairs[k].own;
-		for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
-			to[i] += from[i];
-	}
+	for (k = 1; rt->qpairs != NULL && k < rt->nb_queues; k++)
+		stats_add(stats, &rt->qpairs[k].own);
 	/* the live sinks' loopback counters; a detached sink's are in rt->stats */
 	pthread_mutex_lock(&rt->ctl);
 	for (k = 0; k < RTE_DIM(rt->sinks); k++) {
 		for (j = 0; rt->sinks[k] != NULL && j < 256; j++) {
-			if (rt->sinks[k][j] == NULL)
-				continue;
-			from = (const uint64_t *)&rt->sinks[k][j]->lo_qp.own;
-			for (i = 0; i < sizeof(*stats) / sizeof(uint64_t); i++)
-				to[i] += from[i];
+			if (rt->sinks[k][j] != NULL)
+				stats_add(stats, &rt->sinks[k][j]->lo_qp.own);
 		}
 	}
 	pthread_mutex_unlock(&rt->ctl);

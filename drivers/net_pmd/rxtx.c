@@ -684,13 +684,8 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 
 /* -- transmit -- */
 
-/*
- * Delivers the packets a sink sent to its own port's address into their
- * sinks' inboxes. No lock: threads that each drive their own contexts on one
- * port spun on queue 0's rx lock here (perf: a third of a two-context run),
- * so the sender demultiplexes with its own counters and its lo_busy flag
- * keeps the receivers it finds from being freed meanwhile.
- */
+/* Puts a run of looped-back packets into to's inbox; what does not fit is
+ * dropped and counted by the sender. */
 static void
 inbox_put(struct dfi_sink *self, struct dfi_sink *to, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -702,6 +697,13 @@ inbox_put(struct dfi_sink *self, struct dfi_sink *to, struct rte_mbuf **pkts, ui
 	}
 }
 
+/*
+ * Delivers the packets a sink sent to its own port's address into their
+ * sinks' inboxes. No lock: threads that each drive their own contexts on one
+ * port spun on queue 0's rx lock here (perf: a third of a two-context run),
+ * so the sender demultiplexes with its own counters and its lo_busy flag
+ * keeps the receivers it finds from being freed meanwhile.
+ */
 static void
 loopback_flush(struct dfi_sink *self)
 {
