@@ -716,16 +716,11 @@ dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_si
 	ret = ops->init(ep, info);
 	if (ret != 0)
 		goto err_detach;
-	ep->ep_fid.fid.fclass = FI_CLASS_EP;
-	ep->ep_fid.fid.context = context;
-	ep->ep_fid.fid.ops = &dfi_ep_fi_ops;
-	ep->ep_fid.ops = &dfi_ep_ops;
-	ep->ep_fid.cm = ops->cm != NULL ? ops->cm : &dfi_ep_cm_ops;
-	ep->ep_fid.msg = ops->msg;
-	ep->ep_fid.tagged = ops->tagged;
+	dfi_ep_fid_init(&ep->ep_fid, FI_CLASS_EP, context, &dfi_ep_fi_ops, &dfi_ep_ops,
+			ops->cm != NULL ? ops->cm : &dfi_ep_cm_ops, ops->msg, ops->tagged);
 	ep->ep_fid.rma = ops->rma;
-	ep->ep_fid.atomic = ops->atomic != NULL ? ops->atomic : &dfi_no_atomic_ops;
-	ep->ep_fid.collective = &dfi_no_collective_ops;
+	if (ops->atomic != NULL)
+		ep->ep_fid.atomic = ops->atomic;
 	dfi_domain_hold(domain);
 	*out = ep;
 	return 0;

@@ -51,7 +51,8 @@ extern struct fi_ops_ep dfi_no_ep_ops;
 
 /**
  * Fills an fid_ep whose RMA, atomics and collectives are not offered (a
- * scalable endpoint, a shared receive context).
+ * scalable endpoint, a shared receive context); an endpoint then puts its
+ * own RMA and atomics in.
  */
 void dfi_ep_fid_init(struct fid_ep *ep, size_t fclass, void *context, struct fi_ops *fi_ops,
 		     struct fi_ops_ep *ops, struct fi_ops_cm *cm, struct fi_ops_msg *msg,
