@@ -634,7 +634,8 @@ static void
 thread_adopt(void)
 {
 	thread_seen = true;
-	if (!dfi_queue_conf.lcore_threads || rte_lcore_id() != LCORE_ID_ANY)
+	if (!__atomic_load_n(&dfi_queue_conf.lcore_threads, __ATOMIC_RELAXED) ||
+	    rte_lcore_id() != LCORE_ID_ANY)
 		return;
 	pthread_once(&thread_key_once, thread_key_create);
 	if (thread_key == (pthread_key_t)-1)

@@ -58,7 +58,8 @@ domain_queue_params(void)
 
 	if (mbufs < 0 || steer < 0 || lcores < 0)
 		return -FI_EINVAL;
-	dfi_queue_conf.lcore_threads = lcores != 0;
+	/* read by polling threads of domains already open (rxtx.c) */
+	__atomic_store_n(&dfi_queue_conf.lcore_threads, lcores != 0, __ATOMIC_RELAXED);
 	dfi_queue_conf.nb_mbufs = (uint32_t)mbufs;
 	dfi_queue_conf.steer_queues = (uint16_t)steer;
 	snprintf(dfi_queue_conf.fault, sizeof(dfi_queue_conf.fault), "%s",
