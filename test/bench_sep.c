@@ -10,8 +10,10 @@
  * two cores, alternated for the rounds asked, in one run: the ratio of the
  * medians is the figure. Every message's number and bytes are checked.
  *
- * usage: bench_sep PORT_EAL_ARGS [seconds [rounds]]
+ * usage: bench_sep PORT_EAL_ARGS [seconds [rounds [fid|endpoint]]]
  *   e.g. bench_sep "--vdev=net_ring0" 2 3
+ * With fid or endpoint, the domain's model is that one: each context then
+ * takes a lock of its own per call (lib/fabric/guard.h).
  */
 
 #include <arpa/inet.h>
@@ -35,6 +37,9 @@
 #define MSG_LEN		64
 #define WINDOW		256	/* receives posted per context, messages in flight */
 #define MAX_THREADS	2
+
+/* FI_THREAD_COMPLETION, or FI_THREAD_FID / FI_THREAD_ENDPOINT: a lock per context */
+static enum fi_threading threading = FI_THREAD_COMPLETION;
 
 struct worker {
 	pthread_t tid;
@@ -121,7 +126,7 @@ run(int n, double seconds, const char *port)
 	memset(&s, 0, sizeof(s));
 	if (w == NULL ||
 	    test_domain_open_attr(&td, FI_EP_RDM, FI_SOCKADDR_IN, FI_MSG | FI_NAMED_RX_CTX, 0,
-				  FI_THREAD_COMPLETION, port) != 0 ||
+				  threading, port) != 0 ||
 	    fi_av_open(td.domain, &av_attr, &av, NULL) != 0 ||
 	    test_sep_open(&td, av, n, n, &s) != 0 ||
 	    fi_getname(&s.sep->fid, &sin, &len) != 0 ||
@@ -175,11 +180,16 @@ main(int argc, char **argv)
 {
 	double seconds = argc > 2 ? atof(argv[2]) : 2.0;
 	int rounds = argc > 3 ? atoi(argv[3]) : 3, r, n;
+
+	if (argc > 4 && strcmp(argv[4], "fid") == 0)
+		threading = FI_THREAD_FID;
+	else if (argc > 4 && strcmp(argv[4], "endpoint") == 0)
+		threading = FI_THREAD_ENDPOINT;
 	double rate[MAX_THREADS][16], med[MAX_THREADS];
 	char eal[512], port[64];
 
 	if (argc < 2 || rounds < 1 || rounds > 16 || seconds <= 0) {
-		fprintf(stderr, "usage: bench_sep PORT_EAL_ARGS [seconds [rounds (1-16)]]\n");
+		fprintf(stderr, "usage: bench_sep PORT_EAL_ARGS [seconds [rounds (1-16) [fid|endpoint]]]\n");
 		return 2;
 	}
 	snprintf(eal, sizeof(eal), TEST_EAL_BASE " %s", argv[1]);
@@ -189,9 +199,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	test_env_setup(eal);
-	printf("bench_sep: one-way %d B RDM messages on %s, FI_THREAD_COMPLETION, each thread "
-	       "pinned and driving its own transmit and receive context; %d rounds of %.1f s\n",
-	       MSG_LEN, port, rounds, seconds);
+	printf("bench_sep: one-way %d B RDM messages on %s, %s, each thread pinned and driving "
+	       "its own transmit and receive context; %d rounds of %.1f s\n", MSG_LEN, port,
+	       fi_tostr(&threading, FI_TYPE_THREADING), rounds, seconds);
 	for (r = 0; r < rounds; r++) {
 		for (n = 1; n <= MAX_THREADS; n++) {
 			rate[n - 1][r] = run(n, seconds, port);

@@ -14,12 +14,14 @@
  * one side of a memif wire and its own receive context on the other (one
  * process, two ports), N messages each, every one checked in order, while
  * the ports drop, duplicate, reorder and corrupt frames (FI_DPDK_FAULT);
- * MODEL is the domain's threading, "completion" or "safe".
+ * MODEL is the domain's threading, "completion", "fid" (each context its
+ * own lock, guard.h) or "safe".
  */
 
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,6 +387,7 @@ struct thr {
 	uint64_t sent, recvd, bad;
 	int index;
 	int failed;
+	bool rx_only;				/* receives alone ("split") */
 	uint8_t buf[THR_WINDOW][THR_LEN];	/* receives */
 	uint8_t out[THR_WINDOW][THR_LEN];	/* sends, each kept until its completion */
 	bool busy[THR_WINDOW];
@@ -407,7 +410,7 @@ thr_run(void *arg)
 	struct fi_cq_tagged_entry e[16];
 	struct fi_cq_err_entry err;
 	uint8_t want[THR_LEN];
-	uint64_t posted = 0, done = 0, slot, seq, next = 0;
+	uint64_t posted = 0, done = t->rx_only ? t->n : 0, slot, seq, next = 0;
 	struct timespec t0;
 	ssize_t k, i;
 
@@ -426,7 +429,7 @@ thr_run(void *arg)
 				t->sent++;
 			}
 		}
-		k = fi_cq_read(t->tx_cq, e, 16);
+		k = t->rx_only ? 0 : fi_cq_read(t->tx_cq, e, 16);
 		if (k == -FI_EAVAIL && fi_cq_readerr(t->tx_cq, &err, 0) == 1)
 			t->failed = 1;
 		for (i = 0; i < k; i++)
@@ -453,11 +456,25 @@ thr_run(void *arg)
 	return NULL;
 }
 
+/* The two sides of the memif wire, and their AVs. */
+static void
+sides_close(struct fid_av *avi, struct fid_av *avt, struct test_domain *ti,
+	    struct test_domain *tt)
+{
+	if (avi != NULL)
+		fi_close(&avi->fid);
+	if (avt != NULL)
+		fi_close(&avt->fid);
+	test_domain_close(ti);
+	test_domain_close(tt);
+}
+
 static int
 threads(const char *model, uint64_t n)
 {
 	struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .rx_ctx_bits = RX_CTX_BITS };
 	enum fi_threading thr_model = strcmp(model, "safe") == 0 ? FI_THREAD_SAFE :
+				      strcmp(model, "fid") == 0 ? FI_THREAD_FID :
 				      FI_THREAD_COMPLETION;
 	struct test_domain ti = { 0 }, tt = { 0 };
 	struct fid_av *avi = NULL, *avt = NULL;
@@ -526,12 +543,191 @@ threads(const char *model, uint64_t n)
 out:
 	if (test_sep_close(&si) != 0 || test_sep_close(&st) != 0)
 		ret = 1;
-	if (avi != NULL)
-		fi_close(&avi->fid);
-	if (avt != NULL)
-		fi_close(&avt->fid);
-	test_domain_close(&ti);
-	test_domain_close(&tt);
+	sides_close(avi, avt, &ti, &tt);
+	return ret;
+}
+
+/*
+ * "split N", FI_THREAD_ENDPOINT: what that model lets threads do that
+ * FI_THREAD_COMPLETION does not. Two senders share one transmit CQ, each
+ * posted to by its own thread while a third reads the CQ (whose reads
+ * progress both); two receivers each have a thread. Every message is
+ * checked, in order, under the same faults as "threads".
+ */
+#define SPLIT_SENDERS	2
+
+struct split_tx {
+	pthread_t tid;
+	struct fid_ep *ep;
+	fi_addr_t dst;
+	uint64_t n, sent;
+	int index;
+	uint32_t busy[THR_WINDOW];	/* cleared by the CQ's reader */
+	uint8_t out[THR_WINDOW][THR_LEN];
+};
+
+struct split_cq {
+	pthread_t tid;
+	struct fid_cq *cq;
+	uint64_t want, done;
+	int failed;
+	struct split_tx *tx;
+};
+
+static uint32_t split_stop;
+
+static void *
+split_send(void *arg)
+{
+	struct split_tx *t = arg;
+	uint64_t next = 0;
+
+	while (t->sent < t->n && !__atomic_load_n(&split_stop, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&t->busy[next], __ATOMIC_ACQUIRE)) {
+			sched_yield();
+			continue;
+		}
+		thr_fill(t->out[next], t->index, t->sent);
+		__atomic_store_n(&t->busy[next], 1, __ATOMIC_RELAXED);
+		/* the context names the sender and the slot */
+		if (fi_send(t->ep, t->out[next], THR_LEN, NULL, t->dst,
+			    (void *)(uintptr_t)((uint64_t)t->index << 16 | next)) == 0) {
+			next = (next + 1) % THR_WINDOW;
+			t->sent++;
+		} else {
+			__atomic_store_n(&t->busy[next], 0, __ATOMIC_RELAXED);
+		}
+	}
+	return NULL;
+}
+
+static void *
+split_reap(void *arg)
+{
+	struct split_cq *c = arg;
+	struct fi_cq_tagged_entry e[16];
+	struct fi_cq_err_entry err;
+	struct timespec t0;
+	uint64_t ctx;
+	ssize_t k, i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (c->done < c->want && !c->failed && test_ms_since(&t0) < 240000) {
+		k = fi_cq_read(c->cq, e, 16);
+		if (k == -FI_EAVAIL && fi_cq_readerr(c->cq, &err, 0) == 1)
+			c->failed = 1;
+		for (i = 0; i < k; i++) {
+			ctx = (uint64_t)(uintptr_t)e[i].op_context;
+			__atomic_store_n(&c->tx[ctx >> 16].busy[ctx & 0xffff], 0,
+					 __ATOMIC_RELEASE);
+		}
+		if (k > 0)
+			c->done += (uint64_t)k;
+	}
+	if (c->done < c->want)
+		__atomic_store_n(&split_stop, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* A plain endpoint bound to av and, with flags, to cq. */
+static int
+split_ep(const struct test_domain *d, struct fid_av *a, struct fid_cq *cq, uint64_t flags,
+	 struct fid_ep **ep)
+{
+	int ret = fi_endpoint(d->domain, d->info, ep, NULL);
+
+	ret = ret ? ret : fi_ep_bind(*ep, &a->fid, 0);
+	ret = ret ? ret : fi_ep_bind(*ep, &cq->fid, flags);
+	return ret ? ret : fi_enable(*ep);
+}
+
+static int
+split(uint64_t n)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 1024 };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+	struct test_domain ti = { 0 }, tt = { 0 };
+	struct fid_av *avi = NULL, *avt = NULL;
+	struct fid_cq *tx_cq = NULL;
+	struct fid_ep *tx_ep[SPLIT_SENDERS] = { NULL };
+	struct split_tx *tx;
+	struct split_cq reaper = { 0 };
+	struct thr rx[SPLIT_SENDERS];
+	char name[64];
+	size_t len;
+	int k, ret = 1;
+
+	tx = calloc(SPLIT_SENDERS, sizeof(*tx));
+	memset(rx, 0, sizeof(rx));
+	if (tx == NULL ||
+	    test_domain_open_attr(&ti, FI_EP_RDM, FI_SOCKADDR_IN, FI_MSG, 0,
+				  FI_THREAD_ENDPOINT, "net_memif1") != 0 ||
+	    test_domain_open_attr(&tt, FI_EP_RDM, FI_SOCKADDR_IN, FI_MSG, 0,
+				  FI_THREAD_ENDPOINT, "net_memif0") != 0 ||
+	    ti.info->domain_attr->threading != FI_THREAD_ENDPOINT ||
+	    fi_av_open(ti.domain, &av_attr, &avi, NULL) != 0 ||
+	    fi_av_open(tt.domain, &av_attr, &avt, NULL) != 0 ||
+	    fi_cq_open(ti.domain, &cq_attr, &tx_cq, NULL) != 0) {
+		fprintf(stderr, "split: set-up failed\n");
+		goto out;
+	}
+	for (k = 0; k < SPLIT_SENDERS; k++) {
+		len = sizeof(name);
+		if (split_ep(&ti, avi, tx_cq, FI_TRANSMIT, &tx_ep[k]) != 0 ||
+		    fi_cq_open(tt.domain, &cq_attr, &rx[k].rx_cq, NULL) != 0 ||
+		    split_ep(&tt, avt, rx[k].rx_cq, FI_RECV, &rx[k].rx) != 0 ||
+		    fi_getname(&rx[k].rx->fid, name, &len) != 0 ||
+		    fi_av_insert(avi, name, 1, &tx[k].dst, 0, NULL) != 1) {
+			fprintf(stderr, "split: endpoint %d failed\n", k);
+			goto out;
+		}
+		tx[k].ep = tx_ep[k];
+		tx[k].n = n;
+		tx[k].index = k;
+		/* the receiving side of thr_run() alone */
+		rx[k].n = n;
+		rx[k].index = k;
+		rx[k].sent = n;
+		rx[k].rx_only = true;
+	}
+	reaper.cq = tx_cq;
+	reaper.want = n * SPLIT_SENDERS;
+	reaper.tx = tx;
+	__atomic_store_n(&split_stop, 0, __ATOMIC_RELAXED);
+	for (k = 0; k < SPLIT_SENDERS; k++) {
+		if (pthread_create(&rx[k].tid, NULL, thr_run, &rx[k]) != 0 ||
+		    pthread_create(&tx[k].tid, NULL, split_send, &tx[k]) != 0)
+			goto out;
+	}
+	if (pthread_create(&reaper.tid, NULL, split_reap, &reaper) != 0)
+		goto out;
+	pthread_join(reaper.tid, NULL);
+	ret = reaper.failed || reaper.done != reaper.want;
+	for (k = 0; k < SPLIT_SENDERS; k++) {
+		pthread_join(tx[k].tid, NULL);
+		pthread_join(rx[k].tid, NULL);
+		printf("split: sender %d: %" PRIu64 " sent; receiver %d: %" PRIu64 " received, %"
+		       PRIu64 " wrong or out of order%s\n", k, tx[k].sent, k, rx[k].recvd,
+		       rx[k].bad, rx[k].failed ? ", an operation failed" : "");
+		ret |= rx[k].failed || rx[k].bad != 0 || rx[k].recvd != n || tx[k].sent != n;
+	}
+	printf("split: the shared transmit CQ's reader took %" PRIu64 " of %" PRIu64
+	       " completions%s\nsplit (FI_THREAD_ENDPOINT): %s\n", reaper.done, reaper.want,
+	       reaper.failed ? ", and an error" : "", ret == 0 ? "every message, in order" :
+	       "FAILED");
+out:
+	for (k = 0; k < SPLIT_SENDERS; k++) {
+		if (tx_ep[k] != NULL)
+			fi_close(&tx_ep[k]->fid);
+		if (rx[k].rx != NULL)
+			fi_close(&rx[k].rx->fid);
+		if (rx[k].rx_cq != NULL)
+			fi_close(&rx[k].rx_cq->fid);
+	}
+	if (tx_cq != NULL)
+		fi_close(&tx_cq->fid);
+	sides_close(avi, avt, &ti, &tt);
+	free(tx);
 	return ret;
 }
 
@@ -541,11 +737,13 @@ main(int argc, char **argv)
 	char sock[64];
 	int ret;
 
-	if (argc == 4 && strcmp(argv[1], "threads") == 0) {
+	if ((argc == 4 && strcmp(argv[1], "threads") == 0) ||
+	    (argc == 3 && strcmp(argv[1], "split") == 0)) {
 		test_env_memif_pair("sep", sock, sizeof(sock));
 		setenv("FI_DPDK_FAULT", "seed=7,tx_drop=0.05,dup=0.03,reorder=0.05,corrupt=0.02",
 		       0);
-		ret = threads(argv[2], strtoull(argv[3], NULL, 0));
+		ret = argc == 3 ? split(strtoull(argv[2], NULL, 0)) :
+		      threads(argv[2], strtoull(argv[3], NULL, 0));
 		unlink(sock);
 		return ret;
 	}

@@ -73,6 +73,7 @@ static ssize_t
 dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t dest,
 	 void *context, uint64_t data, uint64_t flags)
 {
+	struct dfi_guard *held;
 	struct dfi_dgram *d = dgram_of(ep);
 	const struct dfi_av_entry *e;
 	struct dfi_hdr *hdr;
@@ -89,7 +90,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 			 len, ep->max_msg_size, ep->inject_size);
 		return -FI_EMSGSIZE;
 	}
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	if (unlikely(!ep->enabled)) {
 		ret = -FI_EOPBADSTATE;
 		goto out;
@@ -136,7 +137,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 			     FI_ADDR_NOTAVAIL);
 	dfi_ep_count(ep, DFI_CNTR_SEND, false);
 out:
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -211,6 +212,7 @@ static ssize_t
 dgram_post_rx(struct dfi_ep *ep, const struct iovec *iov, size_t count, void *context,
 	      uint64_t flags)
 {
+	struct dfi_guard *held;
 	struct dfi_dgram *dg = dgram_of(ep);
 	struct dgram_rx *rx;
 	ssize_t ret = 0;
@@ -221,7 +223,7 @@ dgram_post_rx(struct dfi_ep *ep, const struct iovec *iov, size_t count, void *co
 		return -FI_EINVAL;
 	if (unlikely((flags & ~DGRAM_RX_FLAGS) != 0))
 		return -FI_EBADFLAGS;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	if (unlikely(!ep->enabled)) {
 		ret = -FI_EOPBADSTATE;
 	} else if (unlikely(dg->srq != NULL)) {
@@ -237,7 +239,7 @@ dgram_post_rx(struct dfi_ep *ep, const struct iovec *iov, size_t count, void *co
 		for (i = 0; i < count; i++)
 			rx->iov[i] = iov[i];
 	}
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 

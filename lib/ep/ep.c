@@ -189,6 +189,7 @@ bind_cq(struct dfi_ep *ep, struct dfi_cq *cq, uint64_t flags)
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: a CQ needs FI_TRANSMIT or FI_RECV, once");
 		return -FI_EINVAL;
 	}
+	dfi_guard_join(cq->guard, ep->guard);
 	ret = dfi_cq_attach_ep(cq, ep);
 	if (ret != 0)
 		return ret;
@@ -218,6 +219,8 @@ bind_cntr(struct dfi_ep *ep, struct dfi_cntr *cntr, uint64_t flags)
 		if ((flags & slot_flags[i]) && ep->cntrs[i] != NULL)
 			return -FI_EINVAL;
 	}
+	/* a counter is in the domain's group (guard.h) */
+	dfi_guard_join(cntr->domain->guard, ep->guard);
 	ret = dfi_cntr_attach(cntr, ep);
 	if (ret != 0)
 		return ret;
@@ -313,6 +316,7 @@ ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 static int
 ep_enable(struct dfi_ep *ep)
 {
+	struct dfi_guard *held;
 	int ret;
 
 	if (ep->enabled)
@@ -347,9 +351,9 @@ ep_enable(struct dfi_ep *ep)
 		ep->sink.active = 0;
 		return ret;
 	}
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ep->enabled = true;
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return 0;
 }
 
@@ -414,14 +418,15 @@ static int
 ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
 {
 	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_guard *held;
 
 	if (!ep_has_opt(ep, level, optname))
 		return -FI_ENOPROTOOPT;
 	if (optval == NULL || optlen != sizeof(size_t))
 		return -FI_EINVAL;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ep->min_multi_recv = *(const size_t *)optval;
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return 0;
 }
 
@@ -441,11 +446,12 @@ static ssize_t
 ep_cancel(fid_t fid, void *context)
 {
 	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_guard *held;
 	ssize_t ret;
 
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ret = ep->type_ops->cancel(ep, context);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -471,6 +477,7 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	struct dfi_port_stats ps;
 	struct dfi_ep *ep;
 	struct dfi_fault_stats f;
+	struct dfi_guard *held;
 	int d;
 
 	/* an endpoint or a scalable endpoint's context */
@@ -478,7 +485,7 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 		return -FI_EINVAL;
 	ep = ep_of(&ep_fid->fid);
 	memset(stats, 0, sizeof(*stats));
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	if (ep->type_ops->stats != NULL)
 		ep->type_ops->stats(ep, stats);
 	dfi_port_fault_stats(ep->sink.port, &f);
@@ -495,7 +502,7 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	}
 	if (rte_eth_stats_get(ep->sink.port->port_id, &eth) == 0)
 		stats->port_rx_dropped = eth.imissed + eth.rx_nombuf + eth.ierrors;
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return 0;
 }
 
@@ -523,14 +530,15 @@ ep_close(struct fid *fid)
 {
 	struct dfi_ep *ep = ep_of(fid);
 	struct dfi_cntr *done[DFI_CNTR_NB] = { NULL };
+	struct dfi_guard *held;
 	int i, j;
 
 	dfi_watchdog_del(ep->domain, ep);
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ep->enabled = false;
 	if (ep->type_ops->shutdown != NULL)
 		ep->type_ops->shutdown(ep);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	if (ep->tx_cq != NULL)
 		dfi_cq_detach_ep(ep->tx_cq, ep);
 	if (ep->rx_cq != NULL && ep->rx_cq != ep->tx_cq)
@@ -555,6 +563,7 @@ ep_close(struct fid *fid)
 		dfi_av_release(ep->av);
 	if (ep->eq != NULL)
 		dfi_eq_release(ep->eq);
+	dfi_guard_put(ep->guard);
 	dfi_domain_release(ep->domain);
 	free(ep);
 	return 0;
@@ -686,6 +695,9 @@ dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_si
 	ep = dfi_ep_zalloc(sizeof(*ep));
 	if (ep == NULL)
 		return -FI_ENOMEM;
+	ret = dfi_domain_guard(domain, &ep->guard);
+	if (ret != 0)
+		goto err_free;
 	ep->domain = domain;
 	ep->name_off = name_off;
 	ep->type = info->ep_attr->type;
@@ -707,7 +719,7 @@ dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct dfi_si
 	} else {
 		ret = dfi_sink_attach(domain->port, &ep->sink, &port, ep);
 		if (ret != 0)
-			goto err_free;
+			goto err_guard;
 	}
 	/* known before fi_enable: a raw-Ethernet endpoint never asks for a steered queue */
 	ep->sink.encap = (uint8_t)ep->encap;
@@ -730,6 +742,8 @@ err_detach:
 		dfi_sink_move(sink, &ep->sink, sink_owner);
 	else
 		dfi_sink_detach(&ep->sink);
+err_guard:
+	dfi_guard_put(ep->guard);
 err_free:
 	free(ep);
 	return ret;
@@ -743,10 +757,19 @@ layer_progress(struct dfi_ep *ep)
 	dfi_ep_progress(ep);
 }
 
+/* The watchdog never waits: a guard held is an application progressing. */
 static void
 layer_rescue(struct dfi_ep *ep)
 {
-	dfi_ep_rescue(ep);
+	struct dfi_guard *held = dfi_guard_trylock(ep->guard);
+
+	if (held == NULL)
+		return;
+	if (ep->enabled && ep->type_ops->rescue != NULL) {
+		ep->type_ops->rescue(ep);
+		dfi_ep_trig(ep);
+	}
+	dfi_guard_unlock(held);
 }
 
 static bool

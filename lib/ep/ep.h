@@ -59,16 +59,16 @@ struct dfi_ep_type_ops {
 	int (*init)(struct dfi_ep *ep, const struct fi_info *info);
 	/** Called once bound and activated. */
 	int (*enable)(struct dfi_ep *ep);
-	/** Moves packets and completions; the domain lock is held. */
+	/** Moves packets and completions; its guard is held. */
 	void (*progress)(struct dfi_ep *ep);
-	/** fi_cancel(); the domain lock is held. */
+	/** fi_cancel(); its guard is held. */
 	ssize_t (*cancel)(struct dfi_ep *ep, void *context);
 	/** fi_close(), before the endpoint leaves its port: takes leave of the
-	 * peers; the domain lock is held. NULL when there is nothing to do. */
+	 * peers; its guard is held. NULL when there is nothing to do. */
 	void (*shutdown)(struct dfi_ep *ep);
 	/** Frees the type's state; the endpoint is detached from the port. */
 	void (*fini)(struct dfi_ep *ep);
-	/** The domain's watchdog looks (the domain lock held): progresses the
+	/** The domain's watchdog looks (its guard held): progresses the
 	 * endpoint if the application has not since the last look. NULL when a
 	 * type needs none. */
 	void (*rescue)(struct dfi_ep *ep);
@@ -89,6 +89,7 @@ struct dfi_ep {
 	struct fid_ep ep_fid;
 	/* data path */
 	struct dfi_sink sink;		/* port, queues, the endpoint's UDP port */
+	struct dfi_guard *guard;	/* serialises it where the application does not */
 	struct dfi_av *av;
 	struct dfi_cq *tx_cq;
 	struct dfi_cq *rx_cq;
@@ -149,25 +150,23 @@ int dfi_ep_open(struct dfi_domain *domain, const struct fi_info *info, struct df
 		uint16_t name_off, void *context, struct dfi_ep **ep);
 
 /**
- * Progresses an endpoint, then issues the triggered operations its
- * completions made due; the domain lock is held (CQ, counter reads).
+ * Issues the triggered operations an endpoint's completions made due. Those
+ * live in the domain's group (trigger.h): an endpoint of another has none.
  */
+static inline void
+dfi_ep_trig(struct dfi_ep *ep)
+{
+	if (unlikely(dfi_trig_due(ep->domain)) && dfi_in_domain_group(ep->domain, ep->guard))
+		dfi_trig_run(ep->domain);
+}
+
+/** Progresses an endpoint, then its triggered operations; its guard is held. */
 static inline void
 dfi_ep_progress(struct dfi_ep *ep)
 {
 	if (ep->enabled) {
 		ep->type_ops->progress(ep);
-		dfi_trig_progress(ep->domain);
-	}
-}
-
-/** The domain's watchdog looks at an endpoint; the domain lock is held. */
-static inline void
-dfi_ep_rescue(struct dfi_ep *ep)
-{
-	if (ep->enabled && ep->type_ops->rescue != NULL) {
-		ep->type_ops->rescue(ep);
-		dfi_trig_progress(ep->domain);
+		dfi_ep_trig(ep);
 	}
 }
 

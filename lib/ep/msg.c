@@ -305,17 +305,18 @@ msg_progress(struct dfi_ep *ep)
 	msg_timers(ep->cm);
 }
 
-/* An EQ read: the connection's progress, under the domain lock. */
+/* An EQ read: the connection's progress, under its guard. */
 static void
 msg_eq_progress(void *arg)
 {
+	struct dfi_guard *held;
 	struct dfi_msg_cm *cm = arg;
 	struct dfi_ep *ep = cm->ep;
 
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	if (ep->enabled)
 		msg_progress(ep);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 }
 
 /* The reliable protocol gave the peer up: the connection is over. */
@@ -459,6 +460,7 @@ msg_cm_ready(struct dfi_ep *ep, size_t paramlen, const void *param)
 static int
 msg_connect(struct fid_ep *ep_fid, const void *addr, const void *param, size_t paramlen)
 {
+	struct dfi_guard *held;
 	struct dfi_ep *ep = msg_ep_of(ep_fid);
 	struct dfi_msg_cm *cm = ep->cm;
 	struct dfi_addr a;
@@ -476,20 +478,21 @@ msg_connect(struct fid_ep *ep_fid, const void *addr, const void *param, size_t p
 	ret = msg_cm_ready(ep, paramlen, param);
 	if (ret != 0)
 		return ret;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	cm->dst = a;
 	cm->conn_id = rdm_random32();
 	cm->len = (uint16_t)paramlen;
 	if (paramlen != 0)
 		memcpy(cm->data, param, paramlen);
 	msg_start(cm, MSG_CONNECTING);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return 0;
 }
 
 static int
 msg_accept(struct fid_ep *ep_fid, const void *param, size_t paramlen)
 {
+	struct dfi_guard *held;
 	struct dfi_ep *ep = msg_ep_of(ep_fid);
 	struct dfi_msg_cm *cm = ep->cm;
 	int ret;
@@ -501,7 +504,7 @@ msg_accept(struct fid_ep *ep_fid, const void *param, size_t paramlen)
 	ret = msg_cm_ready(ep, paramlen, param);
 	if (ret != 0)
 		return ret;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ret = msg_bind_peer(cm, &cm->dst);
 	if (ret == 0) {
 		/* data may come before the RTU: the peer is ours from now on */
@@ -510,20 +513,21 @@ msg_accept(struct fid_ep *ep_fid, const void *param, size_t paramlen)
 			memcpy(cm->data, param, paramlen);
 		msg_start(cm, MSG_ACCEPTING);
 	}
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
 static int
 msg_shutdown_cm(struct fid_ep *ep_fid, uint64_t flags)
 {
+	struct dfi_guard *held;
 	struct dfi_ep *ep = msg_ep_of(ep_fid);
 	struct dfi_msg_cm *cm = ep->cm;
 	int ret = 0;
 
 	if (flags != 0)
 		return -FI_EBADFLAGS;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	switch (cm->state) {
 	case MSG_CONNECTED:
 	case MSG_ACCEPTING:
@@ -540,25 +544,26 @@ msg_shutdown_cm(struct fid_ep *ep_fid, uint64_t flags)
 	default:
 		break;	/* down already */
 	}
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
 static int
 msg_getpeer(struct fid_ep *ep_fid, void *addr, size_t *addrlen)
 {
+	struct dfi_guard *held;
 	struct dfi_ep *ep = msg_ep_of(ep_fid);
 	struct dfi_addr a;
 	int ret = 0;
 
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
 		return -FI_EINVAL;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	if (rdm_of(ep)->bound == NULL || ep->cm->state == MSG_ACCEPTING)
 		ret = -FI_EOPBADSTATE;	/* fi_cm(3): valid from FI_CONNECTED on */
 	else
 		a = ep->cm->dst;
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	if (ret != 0)
 		return ret;
 	return dfi_addr_name(ep->addr_format, &a, addr, addrlen);

@@ -210,12 +210,13 @@ void
 rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err)
 {
 	if (op->type == DFI_PKT_RDM_READ_RESP) {
-		/* the provider's own answer to a peer's read */
-		op->mr->busy--;
+		/* the provider's own answer to a peer's read: the region may
+		 * close once it is over */
 		if (err == 0) {
-			dfi_mr_event(op->mr, FI_REMOTE_READ);
+			dfi_mr_event(op->mr, FI_REMOTE_READ, ep->guard);
 			dfi_ep_count(ep, DFI_CNTR_REMOTE_READ, false);
 		}
+		dfi_mr_unhold(op->mr);
 	}
 	if (op->type == DFI_PKT_RDM_DONE || op->type == DFI_PKT_RDM_READ_RESP ||
 	    op->type == DFI_PKT_RDM_ATOMIC_RESP) {
@@ -702,7 +703,7 @@ rxq_leave(struct dfi_ep *ep, struct dfi_rdm *r)
 
 /* -- sends -- */
 
-/* A post checked and within the endpoint's limits, with the domain lock held. */
+/* A post checked and within the endpoint's limits, with its guard held. */
 static __rte_always_inline ssize_t
 post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 {
@@ -807,6 +808,7 @@ err_stx:
 ssize_t
 rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
 {
+	struct dfi_guard *held;
 	size_t len;
 	ssize_t ret;
 
@@ -815,9 +817,9 @@ rdm_post(struct dfi_ep *ep, const struct rdm_post *req)
 	ret = rdm_post_check(ep, req, &len);
 	if (unlikely(ret != 0))
 		return ret;
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ret = post_locked(ep, req, len);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -985,7 +987,7 @@ rx_peek(struct dfi_ep *ep, struct dfi_rdm *r, fi_addr_t src, uint64_t tag, uint6
 }
 
 /*
- * A receive, checked, into a queue (the domain lock held): ep's own, whose
+ * A receive, checked, into a queue (its guard held): ep's own, whose
  * CQ slot is promised now, or a shared one (ep NULL), whose slot the
  * endpoint a message arrives on promises when the message matches. ux is
  * the message it claimed (FI_CLAIM), if any.
@@ -1047,7 +1049,7 @@ rxq_post(struct rdm_rxq *q, struct dfi_ep *ep, const struct rdm_post *req,
 	return 0;
 }
 
-/* A receive checked, with the domain lock held. */
+/* A receive checked, with its guard held. */
 static __rte_always_inline ssize_t
 rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx_args *args)
 {
@@ -1078,6 +1080,7 @@ static ssize_t
 rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
 	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
+	struct dfi_guard *held;
 	struct rdm_post req = {
 		.iov = iov, .count = count, .dest = src, .tag = tag,
 		.context = context, .flags = flags,
@@ -1093,9 +1096,9 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 		return -FI_EBADFLAGS;
 	if (unlikely(flags & FI_TRIGGER))
 		return rdm_trig_post(ep, &req, &args);
-	dfi_domain_lock(ep->domain);
+	held = dfi_guard_lock(ep->guard);
 	ret = rx_post_locked(ep, &req, &args);
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -1113,7 +1116,7 @@ rdm_rxq_post(struct rdm_rxq *q, const struct rdm_post *req, const struct rdm_rx_
 }
 
 /*
- * Takes a posted receive of a context out of its queue (the domain lock
+ * Takes a posted receive of a context out of its queue (its guard
  * held): ep, its own endpoint, or NULL for a shared queue, which promised no
  * CQ slot. FI_ECANCELED goes to cq. 0, -FI_ENOENT or -FI_EAGAIN (cq full).
  */

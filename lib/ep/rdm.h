@@ -9,7 +9,7 @@
  * operations, segmentation, matching, the unexpected queue, completions).
  * doc/rdm-protocol.md describes the protocol.
  *
- * Everything here runs under the domain lock (none in FI_THREAD_DOMAIN):
+ * Everything here runs under the endpoint's guard (lib/fabric/guard.h; none in FI_THREAD_DOMAIN):
  * the application's calls and the progress they drive.
  */
 
@@ -515,10 +515,10 @@ rdm_post_check(const struct dfi_ep *ep, const struct rdm_post *req, size_t *len)
 /** Posts a send, a write or a read; 0 or a negative fabric errno (-FI_EAGAIN: full). */
 ssize_t rdm_post(struct dfi_ep *ep, const struct rdm_post *req);
 
-/** rdm_post() with the domain lock held (a triggered operation issued). */
+/** rdm_post() with its guard held (a triggered operation issued). */
 ssize_t rdm_post_locked(struct dfi_ep *ep, const struct rdm_post *req);
 
-/** Posts a receive with the domain lock held (a triggered one issued). */
+/** Posts a receive with its guard held (a triggered one issued). */
 ssize_t rdm_rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req,
 			   const struct rdm_rx_args *rx);
 
@@ -536,7 +536,7 @@ int rdm_rxq_init(struct rdm_rxq *q, const struct dfi_port *port, uint8_t encap, 
 void rdm_rxq_fini(struct rdm_rxq *q);
 
 /**
- * Posts a receive to a shared queue (the domain lock held): it matches the
+ * Posts a receive to a shared queue (its guard held): it matches the
  * oldest unexpected message it accepts, whatever endpoint that arrived on,
  * or waits. 0, or -FI_EAGAIN: no receive left, or the CQ of the endpoint
  * the message it matched arrived on is full.
@@ -545,7 +545,7 @@ ssize_t rdm_rxq_post(struct rdm_rxq *q, const struct rdm_post *req, const struct
 		     size_t min_multi_recv);
 
 /**
- * fi_cancel() of a receive posted to a shared queue (the domain lock held):
+ * fi_cancel() of a receive posted to a shared queue (its guard held):
  * FI_ECANCELED goes to cq. 0, -FI_ENOENT, or -FI_EAGAIN when cq is full.
  */
 ssize_t rdm_rxq_cancel(struct rdm_rxq *q, void *context, struct dfi_cq *cq);
@@ -575,7 +575,7 @@ ssize_t rdm_trig_post(struct dfi_ep *ep, const struct rdm_post *req,
 /** fi_cancel() of a triggered operation still waiting; -FI_ENOENT when none has context. */
 ssize_t rdm_trig_cancel(struct dfi_ep *ep, struct dfi_rdm *r, void *context);
 
-/** The endpoint closes: what still waits is dropped; the domain lock is held. */
+/** The endpoint closes: what still waits is dropped; its guard is held. */
 void rdm_trig_shutdown(struct dfi_rdm *r);
 
 /* Messages this small share a packet when several wait to go (FI_MORE, or

@@ -468,7 +468,7 @@ request_check(struct dfi_ep *ep, const struct dfi_rdm_hdr *h, const uint8_t *req
 		return FI_EACCES;
 	}
 	return -dfi_mr_access(&ep->domain->mrs, rte_be_to_cpu_64(h->key), *right,
-			      rte_be_to_cpu_64(h->tag), n * size, mr, ptr);
+			      rte_be_to_cpu_64(h->tag), n * size, false, mr, ptr);
 }
 
 enum rdm_take
@@ -534,7 +534,7 @@ rdm_atomic_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	/* one event per operation: a fetch or compare counts as a read, as at
 	 * the initiator */
 	right = fetch ? FI_REMOTE_READ : FI_REMOTE_WRITE;
-	dfi_mr_event(mr, right);
+	dfi_mr_event(mr, right, ep->guard);
 	dfi_ep_count(ep, fetch ? DFI_CNTR_REMOTE_READ : DFI_CNTR_REMOTE_WRITE, false);
 	if (cq_data) {
 		dfi_cq_unreserve(ep->rx_cq);

@@ -188,7 +188,7 @@ write_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	if (r->op_free == NULL || (cq_data && dfi_cq_reserve(ep->rx_cq) != 0))
 		return RDM_REFUSED;
 	if (in->err == 0) {
-		dfi_mr_event(in->mr, FI_REMOTE_WRITE);
+		dfi_mr_event(in->mr, FI_REMOTE_WRITE, ep->guard);
 		dfi_ep_count(ep, DFI_CNTR_REMOTE_WRITE, false);
 	}
 	if (cq_data) {
@@ -226,7 +226,7 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		if (in->err == 0)
 			in->err = -dfi_mr_access(&ep->domain->mrs, rte_be_to_cpu_64(h->key),
 						 FI_REMOTE_WRITE, rte_be_to_cpu_64(h->tag),
-						 in->len, &in->mr, &in->ptr);
+						 in->len, false, &in->mr, &in->ptr);
 	}
 	if (unlikely(seq != in->seq || offset != in->got || (uint64_t)offset + len > in->len)) {
 		/* the peer breaks the protocol: the write ends here, failed */
@@ -267,7 +267,7 @@ read_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	err = target_allows(ep, FI_REMOTE_READ);
 	if (err == 0)
 		err = -dfi_mr_access(&ep->domain->mrs, rte_be_to_cpu_64(h->key), FI_REMOTE_READ,
-				     rte_be_to_cpu_64(h->tag), len, &mr, &ptr);
+				     rte_be_to_cpu_64(h->tag), len, true, &mr, &ptr);
 	if (err != 0) {
 		rdm_queue_done(ep, r, p, seq, DFI_RDM_F_RMA, err);
 		return RDM_TAKEN;
@@ -282,8 +282,7 @@ read_request(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	op->iov[0].iov_base = ptr;
 	op->iov[0].iov_len = len;
 	op->iov_count = 1;
-	op->mr = mr;
-	mr->busy++;	/* the region cannot close under its answer */
+	op->mr = mr;	/* held: the region cannot close under its answer */
 	rdm_conn_post(ep, r, op);
 	return RDM_TAKEN;
 }

@@ -138,6 +138,7 @@ trig_check(const struct dfi_ep *ep, const struct rdm_post *req,
 ssize_t
 rdm_trig_post(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx_args *rx)
 {
+	struct dfi_guard *held;
 	struct dfi_rdm *r = rdm_of(ep);
 	struct dfi_cntr *cntr;
 	struct rdm_trig *t;
@@ -147,7 +148,9 @@ rdm_trig_post(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx
 	ret = trig_check(ep, req, rx, &cntr, &threshold);
 	if (ret != 0)
 		return ret;
-	dfi_domain_lock(ep->domain);
+	/* the counter's group, the domain's, issues it (trigger.h) */
+	dfi_guard_join(cntr->domain->guard, ep->guard);
+	held = dfi_guard_lock(ep->guard);
 	t = TAILQ_FIRST(&r->trig_free);
 	if (unlikely(!ep->enabled || t == NULL)) {
 		ret = !ep->enabled ? -FI_EOPBADSTATE : -FI_EAGAIN;
@@ -170,7 +173,7 @@ rdm_trig_post(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_rx
 	dfi_trig_queue(&t->trig);
 	dfi_trig_progress(ep->domain);	/* the counter is there already: issued now */
 out:
-	dfi_domain_unlock(ep->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 

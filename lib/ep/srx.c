@@ -6,7 +6,7 @@
  * Shared receive contexts: their receive calls, fi_cancel(), and the
  * endpoints bound to them. The queue itself, its matching and its
  * unexpected messages are the reliable protocol's (rdm.c); a context takes
- * the domain lock as an endpoint's receive does.
+ * the guard as an endpoint's receive does.
  *
  * The context has no CQ of its own for the completions of messages, which
  * go to the endpoint they arrived on. Two calls report on nothing an
@@ -44,6 +44,7 @@
 struct dfi_srx {
 	struct fid_ep ep_fid;
 	struct dfi_domain *domain;
+	struct dfi_guard *guard;	/* its endpoints' group's (guard.h) */
 	struct fi_rx_attr attr;
 	size_t min_multi_recv;		/* FI_OPT_MIN_MULTI_RECV */
 	struct dfi_cq *cq;		/* fi_cancel()'s reports, or NULL */
@@ -102,6 +103,7 @@ static ssize_t
 srx_post(struct dfi_srx *srx, const struct iovec *iov, size_t count, fi_addr_t src,
 	 uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
+	struct dfi_guard *held;
 	struct rdm_post req = {
 		.iov = iov, .count = count, .tag = tag, .context = context, .flags = flags,
 		.dest = (srx->attr.caps & FI_DIRECTED_RECV) ? src : FI_ADDR_UNSPEC,
@@ -119,9 +121,9 @@ srx_post(struct dfi_srx *srx, const struct iovec *iov, size_t count, fi_addr_t s
 		return (flags & (FI_PEEK | FI_CLAIM | FI_DISCARD | FI_TRIGGER)) != 0 ||
 		       (flags & ~SRX_FLAGS) == 0 ? -FI_EOPNOTSUPP : -FI_EBADFLAGS;
 	}
-	dfi_domain_lock(srx->domain);
+	held = dfi_guard_lock(srx->guard);
 	ret = rdm_rxq_post(&srx->rxq, &req, &args, srx->min_multi_recv);
-	dfi_domain_unlock(srx->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -200,6 +202,7 @@ RTE_INIT(srx_ops_build)
 static ssize_t
 srx_cancel(fid_t fid, void *context)
 {
+	struct dfi_guard *held;
 	struct dfi_srx *srx = srx_of(fid);
 	ssize_t ret;
 
@@ -210,9 +213,9 @@ srx_cancel(fid_t fid, void *context)
 			 "(FI_RECV) for its FI_ECANCELED");
 		return -FI_ENOCQ;
 	}
-	dfi_domain_lock(srx->domain);
+	held = dfi_guard_lock(srx->guard);
 	ret = rdm_rxq_cancel(&srx->rxq, context, srx->cq);
-	dfi_domain_unlock(srx->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -254,6 +257,7 @@ srx_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 	}
 	if (flags != FI_RECV)
 		return -FI_EBADFLAGS;
+	dfi_guard_join(srx->guard, cq->guard);	/* fi_cancel() writes it */
 	DFI_REF_GET(&cq->refs);
 	srx->cq = cq;
 	return 0;
@@ -308,6 +312,8 @@ dfi_srx_attach(struct dfi_srx *srx, struct dfi_ep *ep)
 	if (ret != 0)
 		DFI_WARN(FI_LOG_EP_CTRL, "fi_ep_bind: the shared receive context has its %u "
 			 "endpoints (max_ep_srx_ctx)", srx->max_eps);
+	else
+		dfi_guard_join(srx->guard, ep->guard);	/* its progress takes from the queue */
 	return ret;
 }
 
@@ -391,19 +397,22 @@ dfi_srx_context(struct fid_domain *domain_fid, struct fi_rx_attr *attr, struct f
 		return -FI_ENOMEM;
 	srx->domain = domain;
 	srx->min_multi_recv = SRX_MIN_MULTI_RECV;
+	ret = dfi_domain_guard(domain, &srx->guard);
+	if (ret != 0)
+		goto err_free;
 	prov = dfi_info_template(FI_EP_RDM, domain->port);
 	if (prov == NULL) {
 		ret = -FI_ENOMEM;
-		goto err_free;
+		goto err_guard;
 	}
 	ret = srx_attr(srx, attr, prov);
 	fi_freeinfo(prov);
 	if (ret != 0)
-		goto err_free;
+		goto err_guard;
 	ret = rdm_rxq_init(&srx->rxq, domain->port, (uint8_t)domain->encap, srx->attr.size,
 			   srx->attr.total_buffered_recv, true);
 	if (ret != 0)
-		goto err_free;
+		goto err_guard;
 	pthread_mutex_init(&srx->lock, NULL);
 	dfi_ep_fid_init(&srx->ep_fid, FI_CLASS_SRX_CTX, context, &srx_fi_ops, &srx_ep_ops,
 			&srx_cm_ops, &srx_msg_ops, &srx_tagged_ops);
@@ -411,6 +420,8 @@ dfi_srx_context(struct fid_domain *domain_fid, struct fi_rx_attr *attr, struct f
 	*out = &srx->ep_fid;
 	return 0;
 
+err_guard:
+	dfi_guard_put(srx->guard);
 err_free:
 	free(srx);
 	return ret;
@@ -436,6 +447,7 @@ srx_close(struct fid *fid)
 	if (srx->av != NULL)
 		dfi_av_release(srx->av);
 	pthread_mutex_destroy(&srx->lock);
+	dfi_guard_put(srx->guard);
 	dfi_domain_release(srx->domain);
 	free(srx);
 	return 0;

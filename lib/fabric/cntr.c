@@ -60,12 +60,11 @@ dfi_cntr_from_fid(struct fid *fid)
 	return container_of(fid, struct dfi_cntr, cntr_fid.fid);
 }
 
+/* Counters are in the domain's group, with what binds to them (guard.h). */
 static void
 cntr_progress(struct dfi_cntr *cntr)
 {
-	dfi_domain_lock(cntr->domain);
-	dfi_progress_run(&cntr->progress);
-	dfi_domain_unlock(cntr->domain);
+	dfi_guard_unlock(dfi_progress_lock_run(&cntr->progress, cntr->domain->guard, false));
 }
 
 static uint64_t
@@ -89,17 +88,19 @@ cntr_readerr(struct fid_cntr *cntr_fid)
 int
 dfi_cntr_changed(struct dfi_cntr *cntr, struct dfi_cntr_seen *seen, bool helper, bool take)
 {
+	struct dfi_guard *held = dfi_progress_lock_run(&cntr->progress, cntr->domain->guard,
+						       helper);
 	struct dfi_cntr_seen now;
-	int ret = dfi_progress_lock_run(&cntr->progress, cntr->domain, helper);
+	int ret;
 
-	if (ret != 0)
-		return ret;
+	if (held == NULL)
+		return -FI_EAGAIN;
 	now.value = __atomic_load_n(&cntr->value, __ATOMIC_ACQUIRE);
 	now.err = __atomic_load_n(&cntr->err, __ATOMIC_ACQUIRE);
 	ret = now.value != seen->value || now.err != seen->err;
 	if (take)
 		*seen = now;
-	dfi_domain_unlock(cntr->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -114,7 +115,7 @@ cntr_seen_write(struct dfi_cntr_seen *seen, bool err, uint64_t value, bool add)
 
 /*
  * The application's writes to the value or, with err, the error value: under
- * the domain lock, as the endpoints' are, so that a plain add never races
+ * the domain's guard, as the endpoints' are, so that a plain add never races
  * with one of theirs. A success value that reaches a triggered operation's
  * threshold issues it before the call returns.
  */
@@ -123,8 +124,8 @@ cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
 {
 	struct dfi_cntr *cntr = container_of(cntr_fid, struct dfi_cntr, cntr_fid);
 	uint64_t *v = err ? &cntr->err : &cntr->value, now = value;
+	struct dfi_guard *held = dfi_guard_lock(cntr->domain->guard);
 
-	dfi_domain_lock(cntr->domain);
 	if (add)
 		now = dfi_cntr_add_to(cntr, v, value);
 	else
@@ -134,7 +135,7 @@ cntr_write(struct fid_cntr *cntr_fid, bool err, uint64_t value, bool add)
 	cntr_seen_write(&cntr->polled, err, value, add);
 	cntr_seen_write(&cntr->waited, err, value, add);
 	dfi_trig_progress(cntr->domain);
-	dfi_domain_unlock(cntr->domain);
+	dfi_guard_unlock(held);
 	return 0;
 }
 
@@ -211,7 +212,7 @@ cntr_control(struct fid *fid, int command, void *arg)
 int
 dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep)
 {
-	int ret = ep != NULL ? dfi_progress_add(&cntr->progress, cntr->domain, ep) : 1;
+	int ret = ep != NULL ? dfi_progress_add(&cntr->progress, cntr->domain->guard, ep) : 1;
 
 	if (ret > 0)
 		DFI_REF_GET(&cntr->refs);
@@ -221,7 +222,7 @@ dfi_cntr_attach(struct dfi_cntr *cntr, struct dfi_ep *ep)
 void
 dfi_cntr_detach(struct dfi_cntr *cntr, struct dfi_ep *ep)
 {
-	if (ep == NULL || dfi_progress_del(&cntr->progress, cntr->domain, ep))
+	if (ep == NULL || dfi_progress_del(&cntr->progress, cntr->domain->guard, ep))
 		DFI_REF_PUT(&cntr->refs);
 }
 
@@ -229,6 +230,7 @@ static int
 cntr_close(struct fid *fid)
 {
 	struct dfi_cntr *cntr = container_of(fid, struct dfi_cntr, cntr_fid.fid);
+	struct dfi_guard *held;
 	int ret;
 
 	if (DFI_REF_READ(&cntr->refs) != 0) {
@@ -237,9 +239,9 @@ cntr_close(struct fid *fid)
 		return -FI_EBUSY;
 	}
 	/* fi_cntr(3): no resource may still be associated with it */
-	dfi_domain_lock(cntr->domain);
+	held = dfi_guard_lock(cntr->domain->guard);
 	ret = dfi_trig_cntr_close(cntr);
-	dfi_domain_unlock(cntr->domain);
+	dfi_guard_unlock(held);
 	if (ret != 0)
 		return ret;
 	if (cntr->wait != NULL)
@@ -289,7 +291,7 @@ dfi_cntr_open(struct fid_domain *domain_fid, struct fi_cntr_attr *attr,
 	cntr->cntr_fid.ops = &dfi_cntr_ops;
 	if (wait_obj == FI_WAIT_SET) {
 		/* last: the set's thread may look at the counter from now on */
-		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->locked,
+		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->guard->locks,
 				    &cntr->cntr_fid.fid, &cntr->wait);
 		if (ret != 0) {
 			free(cntr);

@@ -43,7 +43,7 @@ struct dfi_cntr {
 	struct dfi_domain *domain;
 	enum fi_wait_obj wait_obj;
 	struct dfi_wait *wait;		/* FI_WAIT_SET: the set it signals, else NULL */
-	/* under the domain lock; the application's own writes move them too */
+	/* under the domain's guard; the application's own writes move them too */
 	struct dfi_cntr_seen polled;	/* by fi_poll() */
 	struct dfi_cntr_seen waited;	/* by its wait set */
 	uint64_t ops_flags;		/* FI_GETOPSFLAG / FI_SETOPSFLAG */

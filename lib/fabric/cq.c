@@ -157,17 +157,16 @@ cq_err_next(const struct dfi_cq *cq)
 static __rte_always_inline ssize_t
 cq_take(struct dfi_cq *cq, void *buf, size_t count, fi_addr_t *src_addr, uint32_t min)
 {
-	struct dfi_domain *domain = cq->domain;
 	const struct dfi_cq_slot *slot;
+	struct dfi_guard *held;
 	uint8_t *out = buf;
 	size_t n = 0;
 
 	if (unlikely(buf == NULL && count != 0))
 		return -FI_EINVAL;
-	dfi_domain_lock(domain);
-	dfi_progress_run(&cq->progress);
+	held = dfi_progress_lock_run(&cq->progress, cq->guard, false);
 	if (unlikely(min > 1 && cq->tail - cq->head < min && !cq_err_next(cq))) {
-		dfi_domain_unlock(domain);
+		dfi_guard_unlock(held);
 		return -FI_EAGAIN;
 	}
 	while (n < count && cq->head != cq->tail) {
@@ -183,19 +182,20 @@ cq_take(struct dfi_cq *cq, void *buf, size_t count, fi_addr_t *src_addr, uint32_
 	}
 	if (n == 0 && count != 0)
 		n = (size_t)(cq_err_next(cq) ? -FI_EAVAIL : -FI_EAGAIN);
-	dfi_domain_unlock(domain);
+	dfi_guard_unlock(held);
 	return (ssize_t)n;
 }
 
 int
 dfi_cq_ready(struct dfi_cq *cq, bool helper)
 {
-	int ret = dfi_progress_lock_run(&cq->progress, cq->domain, helper);
+	struct dfi_guard *held = dfi_progress_lock_run(&cq->progress, cq->guard, helper);
+	int ret;
 
-	if (ret != 0)
-		return ret;
+	if (held == NULL)
+		return -FI_EAGAIN;
 	ret = cq->head != cq->tail || cq_err_next(cq);
-	dfi_domain_unlock(cq->domain);
+	dfi_guard_unlock(held);
 	return ret;
 }
 
@@ -218,15 +218,15 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	struct fi_cq_err_entry entry;
 	struct dfi_cq_spill *spill;
 	struct dfi_cq_slot *slot;
+	struct dfi_guard *held;
 	uint32_t version = cq->domain->fabric->fabric_fid.api_version;
 
 	if (flags != 0)
 		return -FI_EBADFLAGS;
 	if (buf == NULL)
 		return -FI_EINVAL;
-	dfi_domain_lock(cq->domain);
 	/* a read like the others: the error may still wait in the port */
-	dfi_progress_run(&cq->progress);
+	held = dfi_progress_lock_run(&cq->progress, cq->guard, false);
 	slot = cq->head != cq->tail ? &cq->ring[cq->head & cq->mask] : NULL;
 	if (slot != NULL && slot->is_err) {
 		entry = slot->e;
@@ -243,10 +243,10 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 		entry.err = FI_EOVERRUN;
 		entry.prov_errno = FI_EOVERRUN;
 	} else {
-		dfi_domain_unlock(cq->domain);
+		dfi_guard_unlock(held);
 		return -FI_EAGAIN;
 	}
-	dfi_domain_unlock(cq->domain);
+	dfi_guard_unlock(held);
 	/* no provider error data: an application buffer is left empty */
 	entry.err_data = buf->err_data_size != 0 ? buf->err_data : NULL;
 	entry.err_data_size = 0;
@@ -332,7 +332,7 @@ cq_control(struct fid *fid, int command, void *arg)
 int
 dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep)
 {
-	int ret = dfi_progress_add(&cq->progress, cq->domain, ep);
+	int ret = dfi_progress_add(&cq->progress, cq->guard, ep);
 
 	if (ret > 0)
 		DFI_REF_GET(&cq->refs);
@@ -342,7 +342,7 @@ dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep)
 void
 dfi_cq_detach_ep(struct dfi_cq *cq, struct dfi_ep *ep)
 {
-	if (dfi_progress_del(&cq->progress, cq->domain, ep))
+	if (dfi_progress_del(&cq->progress, cq->guard, ep))
 		DFI_REF_PUT(&cq->refs);
 }
 
@@ -360,6 +360,7 @@ cq_close(struct fid *fid)
 		dfi_wait_leave(cq->wait, &cq->cq_fid.fid);
 	dfi_domain_release(cq->domain);
 	dfi_progress_fini(&cq->progress);
+	dfi_guard_put(cq->guard);
 	while (cq->spill != NULL) {
 		struct dfi_cq_spill *next = cq->spill->next;
 
@@ -427,6 +428,9 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 		ret = -FI_ENOMEM;
 		goto err_free;
 	}
+	ret = dfi_domain_guard(domain, &cq->guard);
+	if (ret != 0)
+		goto err_free;
 	cq->mask = size - 1;
 	cq->spill_tail = &cq->spill;
 	cq->format = attr->format == FI_CQ_FORMAT_UNSPEC ? FI_CQ_FORMAT_CONTEXT : attr->format;
@@ -441,15 +445,17 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 	cq->cq_fid.ops = &dfi_cq_ops;
 	if (attr->wait_obj == FI_WAIT_SET) {
 		/* last: the set's thread may look at the CQ from now on */
-		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->locked,
+		ret = dfi_wait_join(attr->wait_set, domain->fabric, !domain->guard->locks,
 				    &cq->cq_fid.fid, &cq->wait);
 		if (ret != 0)
-			goto err_free;
+			goto err_guard;
 	}
 	dfi_domain_hold(domain);
 	*cq_fid = &cq->cq_fid;
 	return 0;
 
+err_guard:
+	dfi_guard_put(cq->guard);
 err_free:
 	free(cq->ring);
 	free(cq);

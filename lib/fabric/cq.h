@@ -24,6 +24,7 @@
 
 struct dfi_domain;
 struct dfi_ep;
+struct dfi_guard;
 struct dfi_wait;
 
 /** A completion as stored: fi_cq_err_entry begins like every CQ format. */
@@ -53,6 +54,7 @@ struct dfi_cq {
 	struct dfi_cq_spill *spill;	/* errors read once the ring is empty, oldest first */
 	struct dfi_cq_spill **spill_tail;
 	bool overrun;
+	struct dfi_guard *guard;	/* its endpoints' group's (guard.h) */
 	/* control */
 	struct dfi_domain *domain;
 	enum fi_cq_format format;
@@ -70,14 +72,15 @@ int dfi_cq_open(struct fid_domain *domain, struct fi_cq_attr *attr, struct fid_c
 struct dfi_cq *dfi_cq_from_fid(struct fid *fid);
 
 /**
- * Progresses the endpoints bound to the CQ (a helper: only if the domain
- * lock is free; see dfi_progress_lock_run()).
+ * Progresses the endpoints bound to the CQ (a helper: only if their guard
+ * is free; see dfi_progress_lock_run()).
  *
  * @return 1 when entries or errors wait to be read, 0, or -FI_EAGAIN.
  */
 int dfi_cq_ready(struct dfi_cq *cq, bool helper);
 
-/** Binds or unbinds an endpoint, whose progress reads then drive. */
+/** Binds or unbinds an endpoint, whose progress reads then drive; its guard
+ * joined the CQ's first (guard.h). */
 int dfi_cq_attach_ep(struct dfi_cq *cq, struct dfi_ep *ep);
 void dfi_cq_detach_ep(struct dfi_cq *cq, struct dfi_ep *ep);
 

@@ -267,10 +267,15 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	 * FI_THREAD_COMPLETION: the application serializes each endpoint (or
 	 * context) with its CQs and counters, so threads that each drive their
 	 * own take no lock; what they share, the port's queue 0, has its own.
+	 * FI_THREAD_FID and FI_THREAD_ENDPOINT: the provider serialises each
+	 * such group with a lock of its own (guard.h).
 	 */
-	domain->locked = domain->threading != FI_THREAD_DOMAIN &&
-			 domain->threading != FI_THREAD_COMPLETION;
-	rte_spinlock_init(&domain->lock);
+	domain->own_guards = domain->threading == FI_THREAD_FID ||
+			     domain->threading == FI_THREAD_ENDPOINT;
+	ret = dfi_guard_new(domain->threading != FI_THREAD_DOMAIN &&
+			    domain->threading != FI_THREAD_COMPLETION, true, &domain->guard);
+	if (ret != 0)
+		goto err_free;
 	domain->caps = info->caps;
 	DFI_REF_INIT(&domain->refs);
 	dfi_fabric_attach_domain(fabric, domain);
@@ -282,6 +287,16 @@ err_free:
 err_release:
 	dfi_port_release(port, attr->threading == FI_THREAD_DOMAIN);
 	return ret;
+}
+
+int
+dfi_domain_guard(struct dfi_domain *domain, struct dfi_guard **guard)
+{
+	if (domain->own_guards)
+		return dfi_guard_new(true, false, guard);
+	dfi_guard_get(domain->guard);
+	*guard = domain->guard;
+	return 0;
 }
 
 void
@@ -312,6 +327,7 @@ domain_close(struct fid *fid)
 	dfi_mr_map_fini(&domain->mrs);
 	dfi_fabric_detach_domain(domain->fabric, domain);
 	dfi_port_release(domain->port, domain->threading == FI_THREAD_DOMAIN);
+	dfi_guard_put(domain->guard);
 	free(domain);
 	return 0;
 }

@@ -17,9 +17,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 
-#include <rte_spinlock.h>
-
 #include "fabric.h"
+#include "guard.h"
 #include "mr.h"
 #include "port.h"
 #include "watchdog.h"
@@ -30,10 +29,12 @@ struct dfi_eq;
 
 struct dfi_domain {
 	struct fid_domain domain_fid;
-	/* data path: serialises endpoints, CQs and counters unless the
-	 * application does (FI_THREAD_DOMAIN, FI_THREAD_COMPLETION) */
-	rte_spinlock_t lock;
-	bool locked;
+	/* the guard of what the application does not serialise (guard.h):
+	 * everything's under FI_THREAD_SAFE, counters' under FI_THREAD_FID and
+	 * FI_THREAD_ENDPOINT, where each other object has its own, and one
+	 * that locks nothing under FI_THREAD_DOMAIN and FI_THREAD_COMPLETION */
+	struct dfi_guard *guard;
+	bool own_guards;		/* FI_THREAD_FID, FI_THREAD_ENDPOINT */
 	uint8_t encap;			/* enum dfi_encap of its endpoints */
 	struct dfi_fabric *fabric;
 	struct dfi_port *port;
@@ -52,29 +53,18 @@ struct dfi_domain {
 	TAILQ_ENTRY(dfi_domain) link;	/* in fabric->domains */
 };
 
-static inline void
-dfi_domain_lock(struct dfi_domain *domain)
-{
-	if (domain->locked)
-		rte_spinlock_lock(&domain->lock);
-}
-
 /**
- * For a provider thread: @return whether it now holds the lock, which it
- * never takes in a domain without one (FI_THREAD_DOMAIN): there the
- * application alone may touch the domain's objects.
+ * The guard of a new endpoint, context or CQ: its own where the domain gives
+ * each one (FI_THREAD_FID, FI_THREAD_ENDPOINT), else a reference on the
+ * domain's. @return 0, or -FI_ENOMEM.
  */
-static inline bool
-dfi_domain_trylock(struct dfi_domain *domain)
-{
-	return domain->locked && rte_spinlock_trylock(&domain->lock) != 0;
-}
+int dfi_domain_guard(struct dfi_domain *domain, struct dfi_guard **guard);
 
-static inline void
-dfi_domain_unlock(struct dfi_domain *domain)
+/** Whether the group of g is the domain's (counters, triggered operations). */
+static inline bool
+dfi_in_domain_group(struct dfi_domain *domain, struct dfi_guard *g)
 {
-	if (domain->locked)
-		rte_spinlock_unlock(&domain->lock);
+	return g == domain->guard || dfi_guard_root(g) == domain->guard;
 }
 
 /**

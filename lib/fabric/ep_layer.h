@@ -35,9 +35,10 @@ struct dfi_ep_layer {
 	/** fi_passive_ep() on one of our fabrics */
 	int (*passive_ep)(struct fid_fabric *fabric, struct fi_info *info, struct fid_pep **pep,
 			  void *context);
-	/** progresses an endpoint (manual progress); the domain lock is held */
+	/** progresses an endpoint (manual progress); its guard is held */
 	void (*progress)(struct dfi_ep *ep);
-	/** the domain's watchdog looks at an endpoint; the domain lock is held */
+	/** the domain's watchdog looks at an endpoint, under its guard if that
+	 * is free (guard.h), else not */
 	void (*rescue)(struct dfi_ep *ep);
 	/** whether an endpoint's traffic class is progressed before the others' */
 	bool (*urgent)(const struct dfi_ep *ep);

@@ -42,7 +42,7 @@ enum dfi_look {
  * counter a value or error count other than the one its poll sets or its
  * wait set last reported (fi_poll(3)).
  *
- * @return 1, 0, or -FI_EAGAIN when a helper found the domain lock taken.
+ * @return 1, 0, or -FI_EAGAIN when a helper found the guard taken.
  */
 int dfi_poll_look(struct fid *fid, enum dfi_look how);
 

@@ -10,13 +10,14 @@
 #include <rte_common.h>
 
 #include "dfi.h"
-#include "domain.h"
+#include "guard.h"
 #include "ep_layer.h"
 #include "progress.h"
 
 int
-dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep)
+dfi_progress_add(struct dfi_progress *p, struct dfi_guard *guard, struct dfi_ep *ep)
 {
+	struct dfi_guard *held;
 	struct dfi_ep **eps;
 	uint32_t i, at;
 
@@ -27,7 +28,7 @@ dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 	eps = malloc(sizeof(*eps) * (p->nb_eps + 1));
 	if (eps == NULL)
 		return -FI_ENOMEM;
-	dfi_domain_lock(domain);
+	held = dfi_guard_lock(guard);
 	/* urgent endpoints first, so that their frames leave before the others'
 	 * in every pass; each after the last of its kind */
 	at = p->nb_eps;
@@ -41,18 +42,18 @@ dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 	eps[at] = ep;
 	RTE_SWAP(eps, p->eps);
 	p->nb_eps++;
-	dfi_domain_unlock(domain);
+	dfi_guard_unlock(held);
 	free(eps);
 	return 1;
 }
 
 bool
-dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep)
+dfi_progress_del(struct dfi_progress *p, struct dfi_guard *guard, struct dfi_ep *ep)
 {
+	struct dfi_guard *held = dfi_guard_lock(guard);
 	bool found = false;
 	uint32_t i;
 
-	dfi_domain_lock(domain);
 	for (i = 0; i < p->nb_eps && !found; i++)
 		found = p->eps[i] == ep;
 	if (found) {
@@ -60,7 +61,7 @@ dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_e
 		memmove(p->eps + i - 1, p->eps + i, sizeof(*p->eps) * (p->nb_eps - i));
 		p->nb_eps--;
 	}
-	dfi_domain_unlock(domain);
+	dfi_guard_unlock(held);
 	return found;
 }
 
@@ -73,15 +74,14 @@ dfi_progress_run(struct dfi_progress *p)
 		dfi_ep_layer.progress(p->eps[i]);
 }
 
-int
-dfi_progress_lock_run(struct dfi_progress *p, struct dfi_domain *domain, bool helper)
+struct dfi_guard *
+dfi_progress_lock_run(struct dfi_progress *p, struct dfi_guard *guard, bool helper)
 {
-	if (!helper)
-		dfi_domain_lock(domain);
-	else if (!dfi_domain_trylock(domain))
-		return -FI_EAGAIN;
-	dfi_progress_run(p);
-	return 0;
+	struct dfi_guard *held = helper ? dfi_guard_trylock(guard) : dfi_guard_lock(guard);
+
+	if (held != NULL)
+		dfi_progress_run(p);
+	return held;
 }
 
 void

@@ -4,8 +4,8 @@
 
 /*
  * Manual progress: the endpoints a CQ or counter drives when the application
- * reads or waits on it. The list changes under the domain lock, which the
- * readers hold while they walk it.
+ * reads or waits on it. The list changes under the guard of the CQ or
+ * counter (guard.h), which the readers hold while they walk it.
  */
 
 #ifndef _DFI_PROGRESS_H_
@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct dfi_domain;
 struct dfi_ep;
+struct dfi_guard;
 
 struct dfi_progress {
 	struct dfi_ep **eps;
@@ -23,24 +23,25 @@ struct dfi_progress {
 };
 
 /** @return 1 when ep was added, 0 when it was there already, -FI_ENOMEM. */
-int dfi_progress_add(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep);
+int dfi_progress_add(struct dfi_progress *p, struct dfi_guard *guard, struct dfi_ep *ep);
 
 /** @return true when ep was there and is removed. */
-bool dfi_progress_del(struct dfi_progress *p, struct dfi_domain *domain, struct dfi_ep *ep);
+bool dfi_progress_del(struct dfi_progress *p, struct dfi_guard *guard, struct dfi_ep *ep);
 
-/** Progresses every endpoint; the domain lock is held. */
+/** Progresses every endpoint; their guard is held. */
 void dfi_progress_run(struct dfi_progress *p);
 
 /**
- * Takes the domain lock and progresses every endpoint; the lock stays held
- * for the caller to look at what came. A provider thread (helper) only takes
- * a free lock, and never that of a domain without one (FI_THREAD_DOMAIN).
+ * Takes the guard and progresses every endpoint; the guard stays held for
+ * the caller to look at what came. A provider thread (helper) only takes a
+ * free lock, and never one where the application serialises.
  *
- * @return 0 with the lock held, or -FI_EAGAIN (helper: nothing done).
+ * @return the guard held, for dfi_guard_unlock(), or NULL (helper: nothing done).
  */
-int dfi_progress_lock_run(struct dfi_progress *p, struct dfi_domain *domain, bool helper);
+struct dfi_guard *dfi_progress_lock_run(struct dfi_progress *p, struct dfi_guard *guard,
+					bool helper);
 
-/** The watchdog's look at every endpoint (see watchdog.h); the domain lock is held. */
+/** The watchdog's look at every endpoint (see watchdog.h); each one's guard is held. */
 void dfi_progress_rescue(struct dfi_progress *p);
 
 void dfi_progress_fini(struct dfi_progress *p);

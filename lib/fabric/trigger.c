@@ -48,7 +48,7 @@ dfi_trig_reached(struct dfi_cntr *cntr)
 	cntr->trig.ready = true;
 	cntr->trig.next = UINT64_MAX;	/* the increments after need not call */
 	cntr->trig.ready_next = domain->trig_ready;
-	domain->trig_ready = cntr;
+	__atomic_store_n(&domain->trig_ready, cntr, __ATOMIC_RELAXED);
 }
 
 void
@@ -106,7 +106,7 @@ dfi_trig_run(struct dfi_domain *domain)
 
 	/* an operation issued may complete and move another counter: it joins the list */
 	while ((cntr = domain->trig_ready) != NULL) {
-		domain->trig_ready = cntr->trig.ready_next;
+		__atomic_store_n(&domain->trig_ready, cntr->trig.ready_next, __ATOMIC_RELAXED);
 		if (!cntr_fire(cntr)) {
 			cntr->trig.ready_next = blocked;	/* still ready */
 			blocked = cntr;
@@ -115,7 +115,7 @@ dfi_trig_run(struct dfi_domain *domain)
 		cntr->trig.ready = false;
 		trig_arm(cntr);
 	}
-	domain->trig_ready = blocked;
+	__atomic_store_n(&domain->trig_ready, blocked, __ATOMIC_RELAXED);
 }
 
 int

@@ -18,7 +18,8 @@
  * are issued by dfi_trig_run() at the end of an endpoint's progress, in
  * the application's fi_cntr_add()/fi_cntr_set(), and in the post of a
  * triggered operation whose threshold is already met. All of it runs
- * under the domain lock.
+ * under the domain's guard: counters, the endpoints bound to them and those
+ * with triggered operations are in its group (guard.h).
  */
 
 #ifndef _DFI_TRIGGER_H_
@@ -40,7 +41,7 @@ struct dfi_trig {
 	struct dfi_cntr *cntr;
 	uint64_t threshold;
 	/**
-	 * Issues the operation, off its queue (the domain lock held).
+	 * Issues the operation, off its queue (the domain's guard held).
 	 * @return -FI_EAGAIN to be put back first in the queue and tried at the
 	 * next progress; anything else gives t back to its owner.
 	 */
@@ -61,27 +62,34 @@ void dfi_trig_cntr_init(struct dfi_trig_cntr *tc);
 
 /**
  * A counter's close: -FI_EBUSY (logged) while operations wait on it,
- * otherwise it leaves its domain's ready list. The domain lock is held.
+ * otherwise it leaves its domain's ready list. The domain's guard is held.
  */
 int dfi_trig_cntr_close(struct dfi_cntr *cntr);
 
-/** Queues t (cntr and threshold set) on its counter; the domain lock is held. */
+/** Queues t (cntr and threshold set) on its counter; the domain's guard is held. */
 void dfi_trig_queue(struct dfi_trig *t);
 
-/** Takes a waiting t off its counter's queue; the domain lock is held. */
+/** Takes a waiting t off its counter's queue; the domain's guard is held. */
 void dfi_trig_unqueue(struct dfi_trig *t);
 
 /** The counter's value reached its next threshold: it goes on the ready list. */
 void dfi_trig_reached(struct dfi_cntr *cntr);
 
-/** Issues the operations due on the ready counters; the domain lock is held. */
+/** Issues the operations due on the ready counters; the domain's guard is held. */
 void dfi_trig_run(struct dfi_domain *domain);
+
+/** Whether a counter is ready; an endpoint of another group may look. */
+static inline bool
+dfi_trig_due(struct dfi_domain *domain)
+{
+	return __atomic_load_n(&domain->trig_ready, __ATOMIC_RELAXED) != NULL;
+}
 
 /** The progress's look at its domain: one branch while no counter is ready. */
 static inline void
 dfi_trig_progress(struct dfi_domain *domain)
 {
-	if (unlikely(domain->trig_ready != NULL))
+	if (unlikely(dfi_trig_due(domain)))
 		dfi_trig_run(domain);
 }
 

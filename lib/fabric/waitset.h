@@ -11,7 +11,7 @@
  *     eventfd DFI_WAIT_NAP_US at a time between looks;
  *   - fi_trywait() that returns 0 arms the set's helper thread (started the
  *     first time), which progresses the members every DFI_WAIT_NAP_US under
- *     the domain lock, when free, as the watchdog does, makes the eventfd
+ *     the guard, when free, as the watchdog does, makes the eventfd
  *     readable once one of them has something, and parks again. An
  *     application asleep in poll() or epoll on the fd is thus woken.
  * EQ events signal the eventfd as they are queued.

@@ -18,14 +18,14 @@ watchdog_main(void *arg)
 	struct dfi_domain *domain = arg;
 	struct dfi_watchdog *w = &domain->watchdog;
 	struct timespec nap = { .tv_nsec = DFI_WATCHDOG_US * 1000L };
+	struct dfi_guard *held;
 
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&nap, NULL);
-		/* the application holds it: it is progressing, or about to */
-		if (!dfi_domain_trylock(domain))
-			continue;
+		held = dfi_guard_lock(w->list);
+		/* each endpoint under its own guard, only when free (ep_layer.h) */
 		dfi_progress_rescue(&w->eps);
-		dfi_domain_unlock(domain);
+		dfi_guard_unlock(held);
 	}
 	return NULL;
 }
@@ -34,15 +34,24 @@ int
 dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 {
 	struct dfi_watchdog *w = &domain->watchdog;
+	struct dfi_guard *held;
 	int ret;
 
-	if (!domain->locked)
+	if (!domain->guard->locks)
 		return 0;
-	ret = dfi_progress_add(&w->eps, domain, ep);
+	held = dfi_guard_lock(domain->guard);
+	if (w->list == NULL)
+		ret = dfi_guard_new(true, false, &w->list);
+	else
+		ret = 0;
+	dfi_guard_unlock(held);
+	if (ret != 0)
+		return ret;
+	ret = dfi_progress_add(&w->eps, w->list, ep);
 	if (ret < 0)
 		return ret;
 	ret = 0;
-	dfi_domain_lock(domain);
+	held = dfi_guard_lock(w->list);
 	if (!w->running) {
 		__atomic_store_n(&w->stop, 0, __ATOMIC_RELAXED);
 		ret = pthread_create(&w->thread, NULL, watchdog_main, domain);
@@ -50,10 +59,10 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 		if (ret == 0)
 			pthread_setname_np(w->thread, "dfi-watchdog");
 	}
-	dfi_domain_unlock(domain);
+	dfi_guard_unlock(held);
 	if (ret != 0) {
 		DFI_WARN(FI_LOG_DOMAIN, "no progress watchdog thread: %s", strerror(ret));
-		dfi_progress_del(&w->eps, domain, ep);
+		dfi_progress_del(&w->eps, w->list, ep);
 		return ret == ENOMEM ? -FI_ENOMEM : -FI_EAGAIN;
 	}
 	return 0;
@@ -62,7 +71,8 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 void
 dfi_watchdog_del(struct dfi_domain *domain, struct dfi_ep *ep)
 {
-	dfi_progress_del(&domain->watchdog.eps, domain, ep);
+	if (domain->watchdog.list != NULL)
+		dfi_progress_del(&domain->watchdog.eps, domain->watchdog.list, ep);
 }
 
 void
@@ -76,4 +86,7 @@ dfi_watchdog_fini(struct dfi_domain *domain)
 		w->running = false;
 	}
 	dfi_progress_fini(&w->eps);
+	if (w->list != NULL)
+		dfi_guard_put(w->list);
+	w->list = NULL;
 }

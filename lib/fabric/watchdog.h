@@ -9,11 +9,11 @@
  * after its last fi_inject() would leave a lost packet lost and its peer
  * waiting forever. In a domain the application does not serialise itself
  * (not FI_THREAD_DOMAIN), a thread of the domain, asleep otherwise, looks
- * at its endpoints every DFI_WATCHDOG_US and progresses one, under the
- * domain lock, when the application has not called into it since the look
- * before: its lost packets are sent again, and what its peers send is taken
- * in and acknowledged. It never runs while the application progresses the
- * endpoint itself.
+ * at its endpoints every DFI_WATCHDOG_US and progresses one, under its
+ * guard (guard.h), when the application has not called into it since the
+ * look before: its lost packets are sent again, and what its peers send is
+ * taken in and acknowledged. It never waits for a guard, and never runs
+ * while the application progresses the endpoint itself.
  */
 
 #ifndef _DFI_WATCHDOG_H_
@@ -31,7 +31,8 @@ struct dfi_domain;
 struct dfi_ep;
 
 struct dfi_watchdog {
-	struct dfi_progress eps;	/* enabled endpoints, under the domain lock */
+	struct dfi_progress eps;	/* enabled endpoints, under list */
+	struct dfi_guard *list;		/* eps' own lock, taken before theirs */
 	pthread_t thread;
 	bool running;
 	uint32_t stop;

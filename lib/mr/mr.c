@@ -5,9 +5,9 @@
 /*
  * Memory regions and their keys (fi_mr(3)). Registration pins nothing and
  * touches no page: the data path copies between the wire and the region, so
- * a region is its bounds, its rights and its key. Regions and lookups run
- * under the domain's lock (none under FI_THREAD_DOMAIN and
- * FI_THREAD_COMPLETION) and the map's own.
+ * a region is its bounds, its rights and its key. Registration, close and
+ * lookups run under the map's lock; a region answering a read is held busy
+ * from its lookup, so that it cannot close under the answer.
  */
 
 #include <errno.h>
@@ -143,18 +143,18 @@ mr_close(struct fid *fid)
 	struct dfi_mr *mr = mr_of(fid);
 	struct dfi_domain *domain = mr->domain;
 
-	dfi_domain_lock(domain);
+	uint32_t busy;
+
 	rte_spinlock_lock(&domain->mrs.lock);
-	if (mr->busy != 0) {
+	busy = __atomic_load_n(&mr->busy, __ATOMIC_ACQUIRE);
+	if (busy != 0) {
 		rte_spinlock_unlock(&domain->mrs.lock);
-		dfi_domain_unlock(domain);
 		DFI_WARN(FI_LOG_MR, "memory region 0x%" PRIx64 ": %u remote reads in flight",
-			 mr->mr_fid.key, mr->busy);
+			 mr->mr_fid.key, busy);
 		return -FI_EBUSY;
 	}
 	rte_hash_del_key(domain->mrs.keys, &mr->mr_fid.key);
 	rte_spinlock_unlock(&domain->mrs.lock);
-	dfi_domain_unlock(domain);
 	while (mr->nb_bound > 0)
 		dfi_cntr_detach(mr->bound[--mr->nb_bound], NULL);
 	dfi_domain_release(domain);
@@ -248,11 +248,9 @@ mr_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t flags, struc
 	/* FI_MR_RMA_EVENT is not required: a region is live at once, and
 	 * fi_mr_enable() is accepted */
 	mr->enabled = true;
-	dfi_domain_lock(domain);
 	rte_spinlock_lock(&domain->mrs.lock);
 	ret = map_add(&domain->mrs, mr, attr->requested_key);
 	rte_spinlock_unlock(&domain->mrs.lock);
-	dfi_domain_unlock(domain);
 	if (ret != 0) {
 		if (ret == -FI_ENOKEY)
 			DFI_INFO(FI_LOG_MR, "fi_mr_reg: key 0x%" PRIx64 " is in use",
@@ -299,26 +297,41 @@ struct fi_ops_mr dfi_mr_ops = {
 	.regattr = mr_regattr,
 };
 
-struct dfi_mr *
-dfi_mr_find(struct dfi_mr_map *map, uint64_t key)
+/* The map's lock is held. */
+static struct dfi_mr *
+map_find(struct dfi_mr_map *map, uint64_t key)
 {
 	void *data = NULL;
 
-	rte_spinlock_lock(&map->lock);
 	if (map->keys == NULL || rte_hash_lookup_data(map->keys, &key, &data) < 0)
 		data = NULL;
-	rte_spinlock_unlock(&map->lock);
 	return data != NULL && ((struct dfi_mr *)data)->enabled ? data : NULL;
+}
+
+struct dfi_mr *
+dfi_mr_find(struct dfi_mr_map *map, uint64_t key)
+{
+	struct dfi_mr *mr;
+
+	rte_spinlock_lock(&map->lock);
+	mr = map_find(map, key);
+	rte_spinlock_unlock(&map->lock);
+	return mr;
 }
 
 int
 dfi_mr_access(struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
-	      uint64_t len, struct dfi_mr **mrp, uint8_t **ptr)
+	      uint64_t len, bool hold, struct dfi_mr **mrp, uint8_t **ptr)
 {
-	struct dfi_mr *mr = dfi_mr_find(map, key);
+	struct dfi_mr *mr;
 	uint64_t off;
 	const char *why;
 
+	rte_spinlock_lock(&map->lock);
+	mr = map_find(map, key);
+	if (mr != NULL && hold)
+		__atomic_fetch_add(&mr->busy, 1, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&map->lock);
 	if (mr == NULL) {
 		why = "no such key";
 	} else if ((mr->access & right) != right) {
@@ -332,16 +345,32 @@ dfi_mr_access(struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t add
 		*ptr = mr->base + off;
 		return 0;
 	}
+	if (mr != NULL && hold)
+		dfi_mr_unhold(mr);
 	DFI_WARN(FI_LOG_MR, "remote %s of %" PRIu64 " bytes at 0x%" PRIx64 " with key 0x%" PRIx64
 		 " refused: %s", right == FI_REMOTE_READ ? "read" : "write", len, addr, key, why);
 	return -FI_EACCES;
 }
 
 void
-dfi_mr_event(struct dfi_mr *mr, uint64_t right)
+dfi_mr_unhold(struct dfi_mr *mr)
+{
+	__atomic_fetch_sub(&mr->busy, 1, __ATOMIC_RELEASE);
+}
+
+void
+dfi_mr_event(struct dfi_mr *mr, uint64_t right, struct dfi_guard *guard)
 {
 	struct dfi_cntr *c = right == FI_REMOTE_WRITE ? mr->cntr_write : mr->cntr_read;
+	struct dfi_guard *held = NULL;
 
-	if (c != NULL)
-		dfi_cntr_inc(c);
+	if (c == NULL)
+		return;
+	/* a counter is in the domain's group (guard.h): taken from another,
+	 * which no holder of the domain's waits for */
+	if (!dfi_in_domain_group(mr->domain, guard))
+		held = dfi_guard_lock(mr->domain->guard);
+	dfi_cntr_inc(c);
+	if (held != NULL)
+		dfi_guard_unlock(held);
 }

@@ -23,6 +23,7 @@
 
 struct dfi_domain;
 struct dfi_cntr;
+struct dfi_guard;
 struct rte_hash;
 
 struct dfi_mr {
@@ -36,7 +37,7 @@ struct dfi_mr {
 	struct dfi_cntr *cntr_read;	/* FI_REMOTE_READ events, or NULL */
 	struct dfi_cntr *bound[2];	/* what fi_mr_bind() holds */
 	uint32_t nb_bound;
-	uint32_t busy;			/* read responses sent from it, in flight */
+	uint32_t busy;			/* read responses sent from it, in flight (atomic) */
 	bool enabled;
 };
 
@@ -66,14 +67,21 @@ struct dfi_mr *dfi_mr_find(struct dfi_mr_map *map, uint64_t key);
 /**
  * Checks a peer's access to [addr, addr + len) of the region of key, with
  * right FI_REMOTE_READ, FI_REMOTE_WRITE or both (an atomic that fetches and
- * changes), and logs a refusal (warning).
+ * changes), and logs a refusal (warning). With hold, the region found is
+ * busy until dfi_mr_unhold(): fi_close() refuses it meanwhile.
  *
  * @return 0 with *mr and *ptr set, or -FI_EACCES.
  */
 int dfi_mr_access(struct dfi_mr_map *map, uint64_t key, uint64_t right, uint64_t addr,
-		  uint64_t len, struct dfi_mr **mr, uint8_t **ptr);
+		  uint64_t len, bool hold, struct dfi_mr **mr, uint8_t **ptr);
 
-/** An event (FI_REMOTE_READ or FI_REMOTE_WRITE) on the region, for its counter. */
-void dfi_mr_event(struct dfi_mr *mr, uint64_t right);
+/** Ends what a dfi_mr_access() with hold began: the region may close again. */
+void dfi_mr_unhold(struct dfi_mr *mr);
+
+/**
+ * An event (FI_REMOTE_READ or FI_REMOTE_WRITE) on the region, for its
+ * counter; guard is that of the endpoint it came through, which is held.
+ */
+void dfi_mr_event(struct dfi_mr *mr, uint64_t right, struct dfi_guard *guard);
 
 #endif /* _DFI_MR_H_ */
