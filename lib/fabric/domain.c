@@ -276,12 +276,17 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 			    domain->threading != FI_THREAD_COMPLETION, true, &domain->guard);
 	if (ret != 0)
 		goto err_free;
+	ret = dfi_watchdog_init(domain);
+	if (ret != 0)
+		goto err_guard;
 	domain->caps = info->caps;
 	DFI_REF_INIT(&domain->refs);
 	dfi_fabric_attach_domain(fabric, domain);
 	*domain_fid = &domain->domain_fid;
 	return 0;
 
+err_guard:
+	dfi_guard_put(domain->guard);
 err_free:
 	free(domain);
 err_release:

@@ -64,7 +64,7 @@ int dfi_domain_guard(struct dfi_domain *domain, struct dfi_guard **guard);
 static inline bool
 dfi_in_domain_group(struct dfi_domain *domain, struct dfi_guard *g)
 {
-	return g == domain->guard || dfi_guard_root(g) == domain->guard;
+	return dfi_guard_root(g) == domain->guard;
 }
 
 /**

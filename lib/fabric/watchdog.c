@@ -31,6 +31,12 @@ watchdog_main(void *arg)
 }
 
 int
+dfi_watchdog_init(struct dfi_domain *domain)
+{
+	return dfi_guard_new(true, false, &domain->watchdog.list);
+}
+
+int
 dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 {
 	struct dfi_watchdog *w = &domain->watchdog;
@@ -39,14 +45,6 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 
 	if (!domain->guard->locks)
 		return 0;
-	held = dfi_guard_lock(domain->guard);
-	if (w->list == NULL)
-		ret = dfi_guard_new(true, false, &w->list);
-	else
-		ret = 0;
-	dfi_guard_unlock(held);
-	if (ret != 0)
-		return ret;
 	ret = dfi_progress_add(&w->eps, w->list, ep);
 	if (ret < 0)
 		return ret;
@@ -71,8 +69,7 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 void
 dfi_watchdog_del(struct dfi_domain *domain, struct dfi_ep *ep)
 {
-	if (domain->watchdog.list != NULL)
-		dfi_progress_del(&domain->watchdog.eps, domain->watchdog.list, ep);
+	dfi_progress_del(&domain->watchdog.eps, domain->watchdog.list, ep);
 }
 
 void
@@ -86,7 +83,6 @@ dfi_watchdog_fini(struct dfi_domain *domain)
 		w->running = false;
 	}
 	dfi_progress_fini(&w->eps);
-	if (w->list != NULL)
-		dfi_guard_put(w->list);
+	dfi_guard_put(w->list);
 	w->list = NULL;
 }

@@ -38,6 +38,9 @@ struct dfi_watchdog {
 	uint32_t stop;
 };
 
+/** The watchdog's list of a new domain. @return 0, or -FI_ENOMEM. */
+int dfi_watchdog_init(struct dfi_domain *domain);
+
 /**
  * Puts an enabled endpoint whose type has a rescue in its domain's care,
  * starting the thread with the first one. Nothing is done for
