@@ -585,8 +585,9 @@ test_traffic_class_dscp(void)
 
 /*
  * Frames staged with FI_MORE leave together at the send that makes them hold
- * DFI_TX_FLUSH_BYTES, not only at DFI_TX_BURST frames or at a send without
- * it: a large message's first frames go while the rest are built.
+ * the port's tx_flush_bytes (DFI_TX_FLUSH_BYTES on a ring, whose burst is no
+ * system call), not only at DFI_TX_BURST frames or at a send without it: a
+ * large message's first frames go while the rest are built.
  */
 static void
 test_staged_bytes_leave(void)
@@ -607,6 +608,7 @@ test_staged_bytes_leave(void)
 	CU_ASSERT_EQUAL(n, sent);
 	for (i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(m[i]);
+	CU_ASSERT_EQUAL(port->rt->tx_flush_bytes, DFI_TX_FLUSH_BYTES);
 	CU_ASSERT(n > 1 && bytes >= DFI_TX_FLUSH_BYTES &&
 		  bytes - rte_pktmbuf_pkt_len(m[n - 1]) < DFI_TX_FLUSH_BYTES);
 	rte_pktmbuf_free_bulk(m, n);
@@ -736,7 +738,7 @@ static CU_TestInfo net_tests[] = {
 	{ "neighbours: data packets add, only ARP replaces",
 	  test_neighbour_learning },
 	{ "traffic classes: the DSCP of each in the IPv4 header", test_traffic_class_dscp },
-	{ "staged frames leave once they hold DFI_TX_FLUSH_BYTES", test_staged_bytes_leave },
+	{ "staged frames leave once they hold the port's tx_flush_bytes", test_staged_bytes_leave },
 	{ "link down: staged frames dropped, sends refused; up: resumed",
 	  test_link_down_and_up },
 	{ "close: staged frames sent, every mbuf home", test_close_sends_staged_and_returns_mbufs },

@@ -130,6 +130,20 @@ pool_create(struct dfi_port *port)
 				 RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 #define WANT_RX_OFFLOADS	(RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM)
 
+/* @return whether the PMD's transmit burst is a system call (rxtx.h) */
+static bool
+burst_is_syscall(const struct rte_eth_dev_info *info)
+{
+	static const char *const drivers[] = { "net_af_packet", "net_af_xdp" };
+	size_t i;
+
+	for (i = 0; info->driver_name != NULL && i < RTE_DIM(drivers); i++) {
+		if (strcmp(info->driver_name, drivers[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int
 port_configure(struct dfi_port *port)
 {
@@ -154,6 +168,8 @@ port_configure(struct dfi_port *port)
 	/* no RSS: what no rule steers goes to queue 0 */
 	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
 	rt->tx_offloads = info.tx_offload_capa & WANT_TX_OFFLOADS;
+	rt->tx_flush_bytes = burst_is_syscall(&info) ? DFI_TX_FLUSH_BYTES_SYSCALL :
+			     DFI_TX_FLUSH_BYTES;
 	rt->rx_offloads = info.rx_offload_capa & WANT_RX_OFFLOADS;
 	conf.txmode.offloads = rt->tx_offloads;
 	conf.rxmode.offloads = rt->rx_offloads;

@@ -74,6 +74,7 @@ struct dfi_port_rt {
 	uint16_t nb_steered;		/* of those, dedicated to endpoints by rte_flow */
 	uint64_t tx_offloads;
 	uint64_t rx_offloads;
+	uint32_t tx_flush_bytes;	/* staged bytes that leave at once (rxtx.h) */
 	struct rte_mempool *pool;
 	struct dfi_qpair *qpairs;	/* one per queue pair configured */
 	struct dfi_fault *fault;	/* injected faults, NULL: none */

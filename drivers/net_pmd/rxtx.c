@@ -949,7 +949,7 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 	route_apply(r, m);
 	sink->tx[sink->nb_tx++] = m;
 	sink->tx_bytes += rte_pktmbuf_pkt_len(m);
-	if (unlikely(sink->tx_bytes >= DFI_TX_FLUSH_BYTES))
+	if (unlikely(sink->tx_bytes >= port->rt->tx_flush_bytes))
 		dfi_sink_flush(sink);
 	return 0;
 }

@@ -34,10 +34,16 @@
 /*
  * Staged frames leave once they hold this many bytes, whoever asked to wait:
  * a large message's first frames are then on the wire while the rest are
- * built, where 64 jumbo frames (a 512 KiB message whole) waited for the last
- * one, and the receiver with them.
+ * built, and the receiver copies frames out while the sender builds the
+ * next. At 32 KiB a 64 KiB message over memif left in two bursts of four
+ * 9000-byte frames, each waited for whole by the receiver; two frames a
+ * burst cost streams nothing measurable, one frame a burst 5 % (design.md,
+ * "Transmit"). A PMD whose burst is a system call (af_packet, af_xdp) waits
+ * for DFI_TX_FLUSH_BYTES_SYSCALL; the port holds its own figure (struct
+ * dfi_port_rt's tx_flush_bytes).
  */
-#define DFI_TX_FLUSH_BYTES	(32u << 10)
+#define DFI_TX_FLUSH_BYTES		(16u << 10)
+#define DFI_TX_FLUSH_BYTES_SYSCALL	(32u << 10)
 /** Polls of a sink between looks at the clock for the port's timers. */
 #define DFI_TICK_POLLS	256
 
