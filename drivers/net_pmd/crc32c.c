@@ -36,7 +36,7 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 	}
 	for (; len >= 8; len -= 8, s += 8, d += 8) {
 		memcpy(&v, s, 8);
-		crc = rte_hash_crc_8byte(v, crc);
+		crc = dfi_crc32c_8(v, crc);
 		memcpy(d, &v, 8);
 	}
 	if (len > 0) {
