@@ -51,6 +51,24 @@ shift $((OPTIND - 1))
 modes=("$@")
 [ ${#modes[@]} -eq 0 ] && modes=(dgram)
 
+# Round trips are read against the raw floor, whose frames carry one message
+# of at most an MTU: a run with no such size would have no floor at all.
+if [ -z "$stream" ]; then
+	floor=
+	for s in ${sizes//,/ }; do
+		case $s in
+		*[kK]) s=$((${s%[kK]} << 10)) ;;
+		*[mM]) s=$((${s%[mM]} << 20)) ;;
+		esac
+		[[ $s =~ ^[0-9]+$ ]] || { echo "pingpong.sh: -S $sizes: $s is not a size" >&2; exit 2; }
+		[ "$s" -le 1500 ] && floor=$s
+	done
+	if [ -z "$floor" ]; then
+		echo "pingpong.sh: -S $sizes: round trips need one size of at most 1500 bytes" \
+		     "(the raw floor's frames); larger sizes alone go one way (-s)" >&2
+		exit 2
+	fi
+fi
 pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
 [ -x "$pp" ] || { echo "build first: $pp is missing" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}

@@ -4,7 +4,8 @@
 #
 # app/pingpong, an EAL-style program that starts DPDK itself, through
 # scripts/pingpong.sh on a wire: the raw floor and the provider's modes, every
-# reply checked byte for byte (-c), and the table with its ratios printed.
+# reply checked byte for byte (-c), and the table with its ratios printed;
+# sizes that leave the raw floor without a frame are refused.
 #
 # usage: pingpong_app.sh <pingpong> <directory of libdpdk-fi.so> <wire> <mode...>
 
@@ -31,4 +32,9 @@ for mode in raw "$@"; do
 done
 check "the ratios against raw are printed, with their range over the rounds" contains "$out" \
 	'^[a-z]+ +64 +.* [0-9]+\.[0-9]+x \([0-9]+\.[0-9]+-[0-9]+\.[0-9]+\)$'
+# round trips of sizes the raw floor has no frame for: refused before any run
+out=$("$here/../scripts/pingpong.sh" -w "$wire" -S 64k,1m "$@" 2>&1)
+rc=$?
+check "round trips without a size of at most 1500 bytes are refused (exit 2)" test "$rc" -eq 2
+check "and the refusal says why" contains "$out" "need one size of at most 1500 bytes"
 finish
