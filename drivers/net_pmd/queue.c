@@ -597,8 +597,8 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 	}
 }
 
-static void
-stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *from)
+void
+dfi_port_stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *from)
 {
 	const uint64_t *f = (const uint64_t *)from;
 	uint64_t *t = (uint64_t *)to;
@@ -608,23 +608,24 @@ stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *from)
 		t[i] += f[i];
 }
 
+static void
+sink_lo_stats_add(struct dfi_sink *sink, void *stats)
+{
+	dfi_port_stats_add(stats, &sink->lo_qp.own);
+}
+
 void
 dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats)
 {
 	struct dfi_port_rt *rt = port->rt;
-	size_t j, k;
+	size_t k;
 
 	*stats = rt->stats;
 	for (k = 1; rt->qpairs != NULL && k < rt->nb_queues; k++)
-		stats_add(stats, &rt->qpairs[k].own);
+		dfi_port_stats_add(stats, &rt->qpairs[k].own);
 	/* the live sinks' loopback counters; a detached sink's are in rt->stats */
 	pthread_mutex_lock(&rt->ctl);
-	for (k = 0; k < RTE_DIM(rt->sinks); k++) {
-		for (j = 0; rt->sinks[k] != NULL && j < 256; j++) {
-			if (rt->sinks[k][j] != NULL)
-				stats_add(stats, &rt->sinks[k][j]->lo_qp.own);
-		}
-	}
+	dfi_sinks_each(rt, sink_lo_stats_add, stats);
 	pthread_mutex_unlock(&rt->ctl);
 }
 

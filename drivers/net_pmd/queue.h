@@ -216,6 +216,9 @@ dfi_port_link_up(const struct dfi_port *port)
 	return (dfi_port_link_epoch(port) & 1) != 0;
 }
 
+/** Adds every counter of from to to's. */
+void dfi_port_stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *from);
+
 /** Sums the port's statistics over its queues. */
 void dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats);
 

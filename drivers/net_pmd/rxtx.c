@@ -39,6 +39,8 @@
 #define EPHEMERAL_FIRST	49152
 #define EPHEMERAL_COUNT	(65536 - EPHEMERAL_FIRST)
 #define BACKLOG_SIZE	1024
+/* the sink table's second level: the low byte of a UDP port */
+#define SINK_PAGE	256
 /* Gate windows a burst waits out before leaving its frames staged. */
 #define TX_GATE_TRIES		3
 
@@ -81,13 +83,28 @@ sink_slot_set(struct dfi_port_rt *rt, uint16_t p, struct dfi_sink *sink)
 	struct dfi_sink **page = rt->sinks[p >> 8];
 
 	if (page == NULL) {
-		page = calloc(256, sizeof(*page));
+		page = calloc(SINK_PAGE, sizeof(*page));
 		if (page == NULL)
 			return -FI_ENOMEM;
 		__atomic_store_n(&rt->sinks[p >> 8], page, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&page[p & 0xff], sink, __ATOMIC_RELEASE);
 	return 0;
+}
+
+void
+dfi_sinks_each(struct dfi_port_rt *rt, void (*fn)(struct dfi_sink *sink, void *arg), void *arg)
+{
+	struct dfi_sink *s;
+	uint32_t pg, i;
+
+	for (pg = 0; pg < RTE_DIM(rt->sinks); pg++) {
+		for (i = 0; rt->sinks[pg] != NULL && i < SINK_PAGE; i++) {
+			s = rt->sinks[pg][i];
+			if (s != NULL)
+				fn(s, arg);
+		}
+	}
 }
 
 /* A UDP socket on the kernel interface keeps kernel applications off the
@@ -207,19 +224,17 @@ err_rings:
  * one of the two sees the other.
  */
 static void
+loopback_wait(struct dfi_sink *sink, void *arg __rte_unused)
+{
+	while (__atomic_load_n(&sink->lo_busy, __ATOMIC_ACQUIRE) != 0)
+		rte_pause();
+}
+
+static void
 loopback_quiesce(struct dfi_port_rt *rt)
 {
-	struct dfi_sink *s;
-	uint32_t pg, i;
-
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (pg = 0; pg < RTE_DIM(rt->sinks); pg++) {
-		for (i = 0; rt->sinks[pg] != NULL && i < 256; i++) {
-			s = rt->sinks[pg][i];
-			while (s != NULL && __atomic_load_n(&s->lo_busy, __ATOMIC_ACQUIRE) != 0)
-				rte_pause();
-		}
-	}
+	dfi_sinks_each(rt, loopback_wait, NULL);
 }
 
 void
@@ -298,19 +313,6 @@ sink_drain_tx(struct dfi_sink *sink)
 			 "the PMD refused them until the close's deadline");
 }
 
-/* Under the rx lock: the sink's loopback counters join the port's, which
- * the rx lock's holders write. */
-static void
-loopback_stats_fold(struct dfi_port_stats *port, const struct dfi_port_stats *lo)
-{
-	port->rx_pkts += lo->rx_pkts;
-	port->rx_foreign += lo->rx_foreign;
-	port->rx_bad += lo->rx_bad;
-	port->rx_no_sink += lo->rx_no_sink;
-	port->rx_backlog_full += lo->rx_backlog_full;
-	port->tx_loopback += lo->tx_loopback;
-}
-
 void
 dfi_sink_detach(struct dfi_sink *sink)
 {
@@ -331,8 +333,9 @@ dfi_sink_detach(struct dfi_sink *sink)
 	if (was_active)
 		sink_drain_tx(sink);
 	dfi_steer_detach(port, sink);
+	/* its loopback counters join the port's, which the rx lock's holders write */
 	rte_spinlock_lock(&rt->rx_lock);
-	loopback_stats_fold(&rt->stats, &sink->lo_qp.own);
+	dfi_port_stats_add(&rt->stats, &sink->lo_qp.own);
 	rte_spinlock_unlock(&rt->rx_lock);
 	while (rte_ring_sc_dequeue(sink->backlog, (void **)&m) == 0)
 		rte_pktmbuf_free(m);

@@ -144,6 +144,13 @@ int dfi_sink_activate(struct dfi_sink *sink);
 void dfi_sink_detach(struct dfi_sink *sink);
 
 /**
+ * Calls fn on every sink in the port's table (live ones: attached, not yet
+ * detached). The caller holds the port's ctl mutex, so that none leaves.
+ */
+void dfi_sinks_each(struct dfi_port_rt *rt, void (*fn)(struct dfi_sink *sink, void *arg),
+		    void *arg);
+
+/**
  * Receives up to n packets for the sink, polling the port. Each packet's data
  * starts at its struct dfi_hdr and its dfi_rx_meta tells the sender.
  */
