@@ -9,8 +9,9 @@
  * operations, segmentation, matching, the unexpected queue, completions).
  * doc/rdm-protocol.md describes the protocol.
  *
- * Everything here runs under the endpoint's guard (lib/fabric/guard.h; none in FI_THREAD_DOMAIN):
- * the application's calls and the progress they drive.
+ * Everything here runs under the endpoint's guard (lib/fabric/guard.h; it
+ * locks nothing in FI_THREAD_DOMAIN): the application's calls and the
+ * progress they drive.
  */
 
 #ifndef _DFI_RDM_H_

@@ -142,7 +142,6 @@ mr_close(struct fid *fid)
 {
 	struct dfi_mr *mr = mr_of(fid);
 	struct dfi_domain *domain = mr->domain;
-
 	uint32_t busy;
 
 	rte_spinlock_lock(&domain->mrs.lock);
