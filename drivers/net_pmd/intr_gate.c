@@ -35,6 +35,11 @@
 
 /* How long a hold, or a send, waits for the thread to come back to the gate. */
 #define GATE_WAIT_MS		100
+/* Tries to take the gate's callback back from the interrupt thread as it
+ * leaves it, UNREGISTER_SLEEP_US apart: 10 s in all, a callback of memif's
+ * it may be in at the time included. */
+#define UNREGISTER_TRIES	100000
+#define UNREGISTER_SLEEP_US	100
 /* Spins on a burst under way before the window yields the CPU to it. */
 #define BUSY_SPINS		1024
 
@@ -268,11 +273,27 @@ dfi_intr_gate_remove(struct dfi_port_rt *rt)
 	pthread_cond_broadcast(&gate.cond);
 	ih = gate.ih;
 	pthread_mutex_unlock(&gate.mtx);
-	/* waits for gate_park() to return, where it runs now */
-	ret = rte_intr_callback_unregister_sync(ih, gate_park, NULL);
+	/* waits for gate_park() to return, where it runs now, sleeping between
+	 * tries: rte_intr_callback_unregister_sync() retries at once, holding the
+	 * EAL's interrupt lock most of the time, and the thread that must retake
+	 * that lock after our callback to end it could starve (it did under
+	 * valgrind, whose threads take turns: the exit hung there) */
+	for (i = 0; (ret = rte_intr_callback_unregister(ih, gate_park, NULL)) == -EAGAIN &&
+		    i < UNREGISTER_TRIES; i++)
+		usleep(UNREGISTER_SLEEP_US);
+	pthread_mutex_lock(&gate.mtx);
+	if (ret == -EAGAIN) {
+		/* the thread is still in a callback: what it may touch stays */
+		NET_LOG(ERR, "the interrupt thread did not leave its callback in %u s: the "
+			"gate's eventfd and handle are left behind",
+			UNREGISTER_TRIES * UNREGISTER_SLEEP_US / 1000000);
+		gate.ih = NULL;
+		gate.efd = -1;
+		pthread_mutex_unlock(&gate.mtx);
+		return;
+	}
 	if (ret < 0)
 		NET_LOG(WARNING, "interrupt callback: %s", rte_strerror(-ret));
-	pthread_mutex_lock(&gate.mtx);
 	NET_LOG(INFO, "the interrupt thread ran in %" PRIu64 " windows, each closing the wire "
 		"for %.1f us on average, %.1f us at most", gate.windows,
 		gate.windows > 0 ? (double)gate.closed_sum * 1e6 / (double)rte_get_timer_hz() /
