@@ -641,7 +641,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 	struct dfi_port_rt *rt = port->rt;
 	unsigned int in_use;
 	bool held;
-	int i;
+	size_t i;
 
 	if (rt == NULL)
 		return;
@@ -674,7 +674,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 			rte_mempool_free(rt->pool);
 	}
 	dfi_fault_free(rt->fault);
-	for (i = 0; i < 256; i++)
+	for (i = 0; i < RTE_DIM(rt->sinks); i++)
 		free(rt->sinks[i]);
 	free(rt->steer_used);
 	free(rt->qpairs);
