@@ -180,16 +180,18 @@ main(int argc, char **argv)
 {
 	double seconds = argc > 2 ? atof(argv[2]) : 2.0;
 	int rounds = argc > 3 ? atoi(argv[3]) : 3, r, n;
+	double rate[MAX_THREADS][16], med[MAX_THREADS];
+	char eal[512], port[64];
 
 	if (argc > 4 && strcmp(argv[4], "fid") == 0)
 		threading = FI_THREAD_FID;
 	else if (argc > 4 && strcmp(argv[4], "endpoint") == 0)
 		threading = FI_THREAD_ENDPOINT;
-	double rate[MAX_THREADS][16], med[MAX_THREADS];
-	char eal[512], port[64];
-
-	if (argc < 2 || rounds < 1 || rounds > 16 || seconds <= 0) {
-		fprintf(stderr, "usage: bench_sep PORT_EAL_ARGS [seconds [rounds (1-16) [fid|endpoint]]]\n");
+	else if (argc > 4)
+		rounds = 0;	/* no such model: the usage */
+	if (argc < 2 || argc > 5 || rounds < 1 || rounds > 16 || seconds <= 0) {
+		fprintf(stderr, "usage: bench_sep PORT_EAL_ARGS [seconds [rounds (1-16) "
+			"[fid|endpoint]]]\n");
 		return 2;
 	}
 	snprintf(eal, sizeof(eal), TEST_EAL_BASE " %s", argv[1]);
