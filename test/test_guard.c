@@ -99,6 +99,7 @@ bump_run(void *arg)
 {
 	struct bumper *b = arg;
 	struct dfi_guard *held;
+
 	while (b->seen < BUMPS) {
 		held = dfi_guard_lock(b->g);
 		/* seen under a lock taken after the join: the group's root */
