@@ -40,8 +40,12 @@
  * it may be in at the time included. */
 #define UNREGISTER_TRIES	100000
 #define UNREGISTER_SLEEP_US	100
-/* Spins on a burst under way before the window yields the CPU to it. */
-#define BUSY_SPINS		1024
+/* The thread's spins on a lock or a burst under way before it sleeps
+ * BACKOFF_US (gate_backoff()); a sender's on a closed window between its
+ * sched_yield()s. */
+#define BUSY_SPINS		256
+#define BACKOFF_US		20
+#define WAIT_SPINS		1024
 
 static struct {
 	pthread_mutex_t mtx;
@@ -101,6 +105,36 @@ gate_period_ms(void)
 	return DFI_GATE_UP_MS;
 }
 
+/*
+ * The thread's waits for the data path spin a little, then sleep. The EAL
+ * puts its control threads off the lcores, so on a host with no spare core
+ * this thread shares a CPU with another process's poller, and the thread it
+ * waits for may share its CPU with that process's own: two such waits that
+ * spun (or sched_yield()ed, which CFS may ignore across processes) held
+ * each other up until a scheduler tick. Measured with two fi_pingpong
+ * processes over memif on 2 vCPUs: the gate took 2-13 ms to close, the
+ * poller starved behind its rx lock meanwhile, and the peer, unanswered,
+ * probed (design.md, "The interrupt gate").
+ */
+static inline void
+gate_backoff(uint32_t spins)
+{
+	if (spins % BUSY_SPINS == 0)
+		usleep(BACKOFF_US);
+	else
+		rte_pause();
+}
+
+/* A data path's lock, taken without starving behind it (see gate_backoff()). */
+static void
+gate_lock(rte_spinlock_t *lock)
+{
+	uint32_t spins;
+
+	for (spins = 1; !rte_spinlock_trylock(lock); spins++)
+		gate_backoff(spins);
+}
+
 /* Under mtx: no burst runs on a gated port until the thread parks again. */
 static void
 gate_close(void)
@@ -110,12 +144,16 @@ gate_close(void)
 
 	for (i = 0; i < gate.nb_ports; i++) {
 		rt = gate.ports[i];
-		/* a locked port's bursts run under these, and look at intr_busy there */
-		rte_spinlock_lock(&rt->rx_lock);
-		rte_spinlock_lock(&rt->tx_lock);
+		/* a locked port's bursts run under these, and look at intr_busy
+		 * there: it never changes under a burst (a poller that answers
+		 * ARP under the rx lock sends, and would wait for this thread) */
+		gate_lock(&rt->rx_lock);
+		gate_lock(&rt->tx_lock);
 		__atomic_store_n(&rt->intr_busy, 1, __ATOMIC_RELAXED);
 		rte_spinlock_unlock(&rt->tx_lock);
 		rte_spinlock_unlock(&rt->rx_lock);
+		if (i == 0)
+			gate.closed_tsc = rte_get_timer_cycles();
 	}
 	if (!membarrier_ok)
 		return;
@@ -124,11 +162,8 @@ gate_close(void)
 	syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 	for (i = 0; i < gate.nb_ports; i++)
 		for (spins = 1; __atomic_load_n(&gate.ports[i]->wire_busy, __ATOMIC_ACQUIRE) != 0;
-		     spins++) {
-			if (spins % BUSY_SPINS == 0)
-				sched_yield();
-			rte_pause();
-		}
+		     spins++)
+			gate_backoff(spins);
 }
 
 /* In the EAL interrupt thread, called back on gate.efd: parks, then opens a
@@ -161,7 +196,7 @@ gate_park(void *arg __rte_unused)
 			break;
 	}
 	gate.parked = false;
-	gate.closed_tsc = rte_get_timer_cycles();
+	gate.closed_tsc = 0;
 	if (!gate.closing)
 		gate_close();
 	pthread_mutex_unlock(&gate.mtx);
@@ -355,7 +390,7 @@ dfi_intr_gate_wait(struct dfi_port_rt *rt)
 	for (spins = 1; __atomic_load_n(&rt->intr_busy, __ATOMIC_ACQUIRE) != 0; spins++) {
 		if (!__atomic_load_n(&rt->pmd_started, __ATOMIC_RELAXED))
 			return false;
-		if (spins % BUSY_SPINS == 0) {
+		if (spins % WAIT_SPINS == 0) {
 			if (rte_get_timer_cycles() >= deadline)
 				return false;
 			/* the thread may need this CPU to get back */
