@@ -71,7 +71,9 @@ core_s=0 core_c=1
 status=0
 # one PROVIDER BYTES ROUND INDEX: a pair, the client's output in $tmp/INDEX.BYTES.ROUND.c
 one() {
-	local prov=$1 size=$2 round=$3 idx=$4 port=$((47800 + RANDOM % 100))
+	local prov=$1 size=$2 round=$3 idx=$4 port
+	# a port that a pair of the same run left in TIME_WAIT would fail its bind
+	port=$(wire_free_port $((47800 + RANDOM % 100)))
 	local args=(-p "$prov" -e rdm -m tagged -S "$size" -I "$(iters_for "$size")")
 	local out=$tmp/$idx.$size.$round
 	if [ "$prov" = dpdk ]; then

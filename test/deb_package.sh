@@ -96,7 +96,7 @@ rm -rf "/var/run/dpdk/dfi-deb-$WIRE_ID"
 check "fi_dpdk_info lists the port" count_is "$out" '^    domain: net_null0$' 3
 
 wire_setup memif || exit 1
-port=$((47800 + RANDOM % 100))
+port=$(wire_free_port $((47800 + RANDOM % 100)))
 args=(-p dpdk -e rdm -S 1024 -I 100 -c)
 WIRE_LISTEN_PORT=$port wire_pair 60 "$tmp/server" "$tmp/client" \
 	::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \

@@ -29,7 +29,7 @@ fi
 wire_setup "$wire" || exit 1
 host=127.0.0.1
 [ "$wire" = veth ] && host=$WIRE_SERVER_IP
-port=$((47800 + RANDOM % 100))
+port=$(wire_free_port $((47800 + RANDOM % 100)))
 args=(-p dpdk -e "$ep" -m "$mode" -S all -I 50 -c)
 
 # fi_pingpong's client does not retry its control connection
