@@ -44,16 +44,6 @@ wire_setup memif || exit 1
 wire_mktemp || exit 1
 tmp=$WIRE_TMP
 
-# bytes SIZE: 4k -> 4096
-bytes() {
-	local n=${1%[kKmM]}
-	case $1 in
-	*[kK]) echo $((n * 1024)) ;;
-	*[mM]) echo $((n * 1048576)) ;;
-	*) echo "$n" ;;
-	esac
-}
-
 # iterations for a size: about the same bytes per run, at least 200. A run's
 # first exchanges pay for more than the transfer (the connection's handshake
 # and ARP, the first touch of memif's ring slots): about 1.5 ms for dpdk over
@@ -95,7 +85,7 @@ one() {
 IFS=, read -r -a size_list <<<"$sizes"
 byte_list=()
 for s in "${size_list[@]}"; do
-	byte_list+=("$(bytes "$s")")
+	byte_list+=("$(wire_bytes "$s")")
 done
 for ((r = 1; r <= rounds; r++)); do
 	for b in "${byte_list[@]}"; do

@@ -56,12 +56,8 @@ modes=("$@")
 if [ -z "$stream" ]; then
 	floor=
 	for s in ${sizes//,/ }; do
-		case $s in
-		*[kK]) s=$((${s%[kK]} << 10)) ;;
-		*[mM]) s=$((${s%[mM]} << 20)) ;;
-		esac
-		[[ $s =~ ^[0-9]+$ ]] || { echo "pingpong.sh: -S $sizes: $s is not a size" >&2; exit 2; }
-		[ "$s" -le 1500 ] && floor=$s
+		b=$(wire_bytes "$s") || { echo "pingpong.sh: -S $sizes: $s is not a size" >&2; exit 2; }
+		[ "$b" -le 1500 ] && floor=$b
 	done
 	if [ -z "$floor" ]; then
 		echo "pingpong.sh: -S $sizes: round trips need one size of at most 1500 bytes" \

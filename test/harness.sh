@@ -239,6 +239,18 @@ wire_listening() {
 	return 1
 }
 
+# wire_bytes SIZE: a size as the pingpong tools take it, in bytes (4k -> 4096,
+# 1m -> 1048576); nothing printed and status 1 for what is not a size
+wire_bytes() {
+	local n=${1%[kKmM]}
+	[[ $n =~ ^[0-9]+$ ]] || return 1
+	case $1 in
+	*[kK]) echo $((n << 10)) ;;
+	*[mM]) echo $((n << 20)) ;;
+	*) echo "$n" ;;
+	esac
+}
+
 # wire_free_port FIRST: the first TCP port from FIRST on that no socket uses,
 # not even one in TIME_WAIT (a server's bind would fail there)
 wire_free_port() {

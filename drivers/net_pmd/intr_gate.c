@@ -114,7 +114,7 @@ gate_period_ms(void)
  * each other up until a scheduler tick. Measured with two fi_pingpong
  * processes over memif on 2 vCPUs: the gate took 2-13 ms to close, the
  * poller starved behind its rx lock meanwhile, and the peer, unanswered,
- * probed (design.md, "The interrupt gate").
+ * probed (design.md, "Bringing a memif link back").
  */
 static inline void
 gate_backoff(uint32_t spins)
