@@ -56,7 +56,10 @@ modes=("$@")
 if [ -z "$stream" ]; then
 	floor=
 	for s in ${sizes//,/ }; do
-		b=$(wire_bytes "$s") || { echo "pingpong.sh: -S $sizes: $s is not a size" >&2; exit 2; }
+		if ! b=$(wire_bytes "$s"); then
+			echo "pingpong.sh: -S $sizes: $s is not a size" >&2
+			exit 2
+		fi
 		[ "$b" -le 1500 ] && floor=$b
 	done
 	if [ -z "$floor" ]; then
