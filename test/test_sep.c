@@ -100,11 +100,20 @@ static ssize_t
 wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
 	struct fi_cq_err_entry err;
+	struct fi_dpdk_ep_stats st;
 	fi_addr_t ignored;
+	ssize_t ret;
 
 	/* the peer answers and acknowledges */
-	return test_cq_wait_from(cq, e, src != NULL ? src : &ignored, &err, &peer.cq, 1,
-				 TIMEOUT_MS);
+	ret = test_cq_wait_from(cq, e, src != NULL ? src : &ignored, &err, &peer.cq, 1,
+				TIMEOUT_MS);
+	if (ret == -FI_EAGAIN && ep_type == FI_EP_RDM && test_ep_stats(peer.ep, &st) == 0)
+		fprintf(stderr, "wait_one: timed out; the peer sent %" PRIu64 " packets (%" PRIu64
+			" again), took %" PRIu64 ", dropped %" PRIu64 " stale and %" PRIu64
+			" unknown; connections reset %" PRIu64 ", closed %" PRIu64 "\n",
+			st.tx_pkts, st.tx_retransmits, st.rx_pkts, st.rx_stale, st.rx_unknown,
+			st.peers_reset, st.peers_closed);
+	return ret;
 }
 
 /* -- attributes -- */

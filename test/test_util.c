@@ -334,5 +334,15 @@ test_cq_wait_from(struct fid_cq *cq, void *entry, fi_addr_t *src, struct fi_cq_e
 				fi_cq_read(others[k], NULL, 0);
 		}
 	} while (test_ms_since(&t0) < timeout_ms);
+	/* an error the others hold may say why: a peer's send that failed */
+	for (k = 0; k < nb_others; k++) {
+		if (others[k] != NULL && fi_cq_read(others[k], NULL, 0) == -FI_EAVAIL) {
+			memset(err, 0, sizeof(*err));
+			fi_cq_readerr(others[k], err, 0);
+			fprintf(stderr, "test_cq_wait: timed out; CQ %zu of the others holds an "
+				"error: %s (context %p)\n", k, fi_strerror(err->err),
+				err->op_context);
+		}
+	}
 	return -FI_EAGAIN;
 }

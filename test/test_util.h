@@ -143,8 +143,9 @@ double test_ms_since(const struct timespec *t0);
  * Reads one completion of cq into entry (of cq's format), progressing the
  * CQs of others (nb_others of them) meanwhile.
  *
- * @return 1; -FI_EAVAIL with *err read; -FI_EAGAIN after timeout_ms; or
- *	   fi_cq_read()'s error.
+ * @return 1; -FI_EAVAIL with *err read; -FI_EAGAIN after timeout_ms (and
+ *	   on stderr the error entries the others held, which *err is left
+ *	   with); or fi_cq_read()'s error.
  */
 ssize_t test_cq_wait(struct fid_cq *cq, void *entry, struct fi_cq_err_entry *err,
 		     struct fid_cq *const *others, size_t nb_others, int timeout_ms);
