@@ -631,10 +631,14 @@ static __thread bool thread_seen;
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
 
+/* adopted threads that exited: a new thread may have an old one's pointer */
+static uint32_t thread_exits;
+
 static void
 thread_exit(void *arg __rte_unused)
 {
 	rte_thread_unregister();
+	__atomic_add_fetch(&thread_exits, 1, __ATOMIC_RELAXED);
 }
 
 static void
@@ -662,15 +666,40 @@ thread_adopt(void)
 	pthread_setspecific(thread_key, (void *)1);
 }
 
+/*
+ * The calling thread, without a TLS access: the provider is a dlopen()ed
+ * library, where one is a call to __tls_get_addr(), which every poll made
+ * for thread_seen (callgrind, bench_ep).
+ */
+static inline uintptr_t
+thread_self(void)
+{
+#if defined(__GNUC__) && __GNUC__ >= 11 && defined(__x86_64__)
+	return (uintptr_t)__builtin_thread_pointer();
+#else
+	return (uintptr_t)pthread_self();
+#endif
+}
+
 uint16_t
 dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct dfi_port *port = sink->port;
 	struct dfi_port_rt *rt = port->rt;
+	uintptr_t self = thread_self();
+	uint32_t exits = __atomic_load_n(&thread_exits, __ATOMIC_RELAXED);
 	uint16_t got;
 
-	if (unlikely(!thread_seen))
-		thread_adopt();
+	/* a thread that polls the sink again was seen, unless an adopted one
+	 * exited since (glibc hands a new thread an old one's pointer); several
+	 * that take turns (FI_THREAD_SAFE) each look at their own flag */
+	if (unlikely(__atomic_load_n(&sink->poller, __ATOMIC_RELAXED) != self ||
+		     __atomic_load_n(&sink->poller_exits, __ATOMIC_RELAXED) != exits)) {
+		__atomic_store_n(&sink->poller, self, __ATOMIC_RELAXED);
+		__atomic_store_n(&sink->poller_exits, exits, __ATOMIC_RELAXED);
+		if (!thread_seen)
+			thread_adopt();
+	}
 
 	/* what others received or looped back for us came first */
 	got = (uint16_t)rte_ring_sc_dequeue_burst(sink->backlog, (void **)pkts, n, NULL);

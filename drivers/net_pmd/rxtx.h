@@ -102,6 +102,8 @@ struct dfi_sink {
 	int kernel_fd;			/* reserves the port on a kernel interface */
 	struct rte_flow *flow;		/* steers the port's packets to queue */
 	uint32_t polls;
+	uintptr_t poller;		/* the thread that polled it last (dfi_sink_recv()) */
+	uint32_t poller_exits;		/* adopted threads that had exited then */
 	uint32_t tx_epoch;		/* the (odd) link epoch its staged frames belong to */
 	uint32_t down_noted;		/* 1 + the down epoch its refusals were logged in */
 	uint16_t nb_tx;
