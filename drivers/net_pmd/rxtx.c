@@ -197,7 +197,8 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	sink->backlog = sink_ring(port, "bl", RING_F_SP_ENQ | RING_F_SC_DEQ);
 	/* any sink of the port may loop a packet back to it, unlocked */
 	sink->inbox = sink_ring(port, "lo", RING_F_SC_DEQ);
-	if (sink->backlog == NULL || sink->inbox == NULL) {
+	sink->mbufs = rte_mempool_cache_create(DFI_SINK_MBUFS, port->socket_id);
+	if (sink->backlog == NULL || sink->inbox == NULL || sink->mbufs == NULL) {
 		ret = -FI_ENOMEM;
 		goto err_rings;
 	}
@@ -222,6 +223,7 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	return 0;
 
 err_rings:
+	rte_mempool_cache_free(sink->mbufs);
 	rte_ring_free(sink->inbox);
 	rte_ring_free(sink->backlog);
 	return ret;
@@ -354,6 +356,9 @@ dfi_sink_detach(struct dfi_sink *sink)
 		rte_pktmbuf_free(m);
 	rte_ring_free(sink->inbox);
 	rte_ring_free(sink->backlog);
+	/* before the port's last sink stops it: the pool counts its mbufs home */
+	rte_mempool_cache_flush(sink->mbufs, rt->pool);
+	rte_mempool_cache_free(sink->mbufs);
 	if (sink->kernel_fd >= 0)
 		close(sink->kernel_fd);
 	if (was_active)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include "addr.h"
@@ -30,6 +31,8 @@
 #include "wire.h"
 
 #define DFI_RX_BURST	32
+/* mbufs a sink keeps at hand (its cache flushes past 1.5 times as many) */
+#define DFI_SINK_MBUFS	32
 #define DFI_TX_BURST	64
 /*
  * Staged frames leave once they hold this many bytes, whoever asked to wait:
@@ -109,6 +112,11 @@ struct dfi_sink {
 	uint16_t nb_tx;
 	uint16_t nb_lo;
 	uint32_t tx_bytes;		/* staged since the last flush */
+	/* the port pool's mbufs it took, to send, or was done with, received:
+	 * its own cache, under its owner's lock as tx is (the lcore's is a
+	 * __tls_get_addr() call per mbuf in a dlopen()ed provider, and a
+	 * thread the EAL does not know has none) */
+	struct rte_mempool_cache *mbufs;
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
 	struct rte_mbuf *lo[DFI_TX_BURST];	/* to the port's own address: delivered
 						 * at the flush, without a lock */
@@ -189,6 +197,47 @@ void dfi_sink_neigh_refresh(struct dfi_sink *sink, const struct dfi_addr *dst);
  * since they were staged. @return how many are still staged.
  */
 uint16_t dfi_sink_flush(struct dfi_sink *sink);
+
+/** An mbuf of the port's pool to send from sink, or NULL when the pool is empty. */
+static inline struct rte_mbuf *
+dfi_sink_mbuf(struct dfi_sink *sink)
+{
+	struct rte_mbuf *m;
+
+	if (unlikely(rte_mempool_generic_get(sink->port->rt->pool, (void **)&m, 1,
+					     sink->mbufs) != 0))
+		return NULL;
+	rte_pktmbuf_reset(m);
+	return m;
+}
+
+/** Gives back n packets sink received (or built and did not send), under the
+ * lock its sends take. */
+static inline void
+dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mempool *pool = sink->port->rt->pool;
+	struct rte_mbuf *m;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		m = pkts[i];
+		/* one segment of the port's pool, ours alone: the common case */
+		if (likely(m->pool == pool && m->nb_segs == 1 && RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1)) {
+			m->next = NULL;
+			rte_mempool_generic_put(pool, (void **)&m, 1, sink->mbufs);
+		} else {
+			rte_pktmbuf_free(m);
+		}
+	}
+}
+
+static inline void
+dfi_sink_mbuf_free(struct dfi_sink *sink, struct rte_mbuf *m)
+{
+	dfi_sink_mbufs_free(sink, &m, 1);
+}
 
 /** @return how many more packets dfi_sink_send() accepts before a flush. */
 static inline uint16_t

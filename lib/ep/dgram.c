@@ -112,7 +112,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 		ret = -FI_EAGAIN;
 		goto out;
 	}
-	m = rte_pktmbuf_alloc(ep->sink.port->rt->pool);
+	m = dfi_sink_mbuf(&ep->sink);
 	if (unlikely(m == NULL)) {
 		ret = -FI_EAGAIN;
 		goto out;
@@ -127,7 +127,7 @@ dgram_tx(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t des
 	dfi_iov_gather(hdr + 1, iov, count, 0, len);
 	ret = dfi_sink_send(&ep->sink, ep->encap, &d->tx_dst, m);
 	if (unlikely(ret != 0)) {
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 		goto out;
 	}
 	if (!(flags & FI_MORE))
@@ -342,8 +342,7 @@ dgram_progress(struct dfi_ep *ep)
 		n = dfi_sink_recv(&ep->sink, pkts, max);
 		for (i = 0; i < n; i++)
 			dgram_deliver(ep, pkts[i]);
-		if (n > 0)
-			rte_pktmbuf_free_bulk(pkts, n);
+		dfi_sink_mbufs_free(&ep->sink, pkts, n);
 	}
 	dfi_sink_flush(&ep->sink);
 }

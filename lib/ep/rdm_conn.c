@@ -248,7 +248,7 @@ pcrc_ok(struct rte_mbuf *m)
 static struct rte_mbuf *
 pkt_alloc(struct dfi_ep *ep, uint32_t payload, struct dfi_rdm_hdr **hdr)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(ep->sink.port->rt->pool);
+	struct rte_mbuf *m = dfi_sink_mbuf(&ep->sink);
 
 	if (unlikely(m == NULL))
 		return NULL;
@@ -310,7 +310,7 @@ pkt_send(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *dst, struc
 	if (unlikely(dfi_sink_send(&ep->sink, ep->encap, dst, m) != 0)) {
 		/* no room on the wire: as good as lost, the protocol sends it again */
 		r->stats.tx_no_room++;
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 		return;
 	}
 	r->stats.tx_pkts++;
@@ -954,19 +954,19 @@ deliver(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbu
 		case RDM_REFUSED:
 			r->stats.rnr_sent++;
 			send_ctrl(ep, r, p, DFI_PKT_RDM_RNR, 0, p->rcv_nxt);
-			rte_pktmbuf_free(m);
+			dfi_sink_mbuf_free(&ep->sink, m);
 			return false;
 		case RDM_BAD:
 			/* its payload failed its CRC: as if lost, it comes again */
 			r->stats.rx_bad_crc++;
-			rte_pktmbuf_free(m);
+			dfi_sink_mbuf_free(&ep->sink, m);
 			return false;
 		default:
 			break;
 		}
 	}
 	if (!kept)
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 	return true;
 }
 
@@ -992,12 +992,12 @@ seq_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbuf
 	p->rx_unacked++;
 	if ((int32_t)d < 0) {
 		r->stats.rx_dup++;
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 		return;
 	}
 	if (d >= r->window) {
 		r->stats.rx_beyond_window++;
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 		return;
 	}
 	if (d > 0) {
@@ -1008,7 +1008,7 @@ seq_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rte_mbuf
 			r->stats.rx_bad_crc++;
 		else if (r->rx_held < r->rx_held_max)
 			goto hold;
-		rte_pktmbuf_free(m);
+		dfi_sink_mbuf_free(&ep->sink, m);
 		return;
 hold:
 		p->rxw[psn & mask] = m;
@@ -1296,7 +1296,7 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 		return;
 	}
 drop:
-	rte_pktmbuf_free(m);
+	dfi_sink_mbuf_free(&ep->sink, m);
 }
 
 void
