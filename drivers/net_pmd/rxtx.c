@@ -197,8 +197,7 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	sink->backlog = sink_ring(port, "bl", RING_F_SP_ENQ | RING_F_SC_DEQ);
 	/* any sink of the port may loop a packet back to it, unlocked */
 	sink->inbox = sink_ring(port, "lo", RING_F_SC_DEQ);
-	sink->mbufs = rte_mempool_cache_create(DFI_SINK_MBUFS, port->socket_id);
-	if (sink->backlog == NULL || sink->inbox == NULL || sink->mbufs == NULL) {
+	if (sink->backlog == NULL || sink->inbox == NULL) {
 		ret = -FI_ENOMEM;
 		goto err_rings;
 	}
@@ -223,7 +222,6 @@ dfi_sink_attach(struct dfi_port *port, struct dfi_sink *sink, rte_be16_t *udp_po
 	return 0;
 
 err_rings:
-	rte_mempool_cache_free(sink->mbufs);
 	rte_ring_free(sink->inbox);
 	rte_ring_free(sink->backlog);
 	return ret;
@@ -356,9 +354,6 @@ dfi_sink_detach(struct dfi_sink *sink)
 		rte_pktmbuf_free(m);
 	rte_ring_free(sink->inbox);
 	rte_ring_free(sink->backlog);
-	/* before the port's last sink stops it: the pool counts its mbufs home */
-	rte_mempool_cache_flush(sink->mbufs, rt->pool);
-	rte_mempool_cache_free(sink->mbufs);
 	if (sink->kernel_fd >= 0)
 		close(sink->kernel_fd);
 	if (was_active)
@@ -637,13 +632,13 @@ static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
 
 /* adopted threads that exited: a new thread may have an old one's pointer */
-static uint32_t thread_exits;
+uint32_t dfi_thread_exits;
 
 static void
 thread_exit(void *arg __rte_unused)
 {
 	rte_thread_unregister();
-	__atomic_add_fetch(&thread_exits, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&dfi_thread_exits, 1, __ATOMIC_RELAXED);
 }
 
 static void
@@ -671,28 +666,13 @@ thread_adopt(void)
 	pthread_setspecific(thread_key, (void *)1);
 }
 
-/*
- * The calling thread, without a TLS access: the provider is a dlopen()ed
- * library, where one is a call to __tls_get_addr(), which every poll made
- * for thread_seen (callgrind, bench_ep).
- */
-static inline uintptr_t
-thread_self(void)
-{
-#if defined(__GNUC__) && __GNUC__ >= 11 && defined(__x86_64__)
-	return (uintptr_t)__builtin_thread_pointer();
-#else
-	return (uintptr_t)pthread_self();
-#endif
-}
-
 uint16_t
 dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct dfi_port *port = sink->port;
 	struct dfi_port_rt *rt = port->rt;
-	uintptr_t self = thread_self();
-	uint32_t exits = __atomic_load_n(&thread_exits, __ATOMIC_RELAXED);
+	uintptr_t self = dfi_thread_self();
+	uint32_t exits = __atomic_load_n(&dfi_thread_exits, __ATOMIC_RELAXED);
 	uint16_t got;
 
 	/* a thread that polls the sink again was seen, unless an adopted one
@@ -704,6 +684,8 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 		__atomic_store_n(&sink->poller_exits, exits, __ATOMIC_RELAXED);
 		if (!thread_seen)
 			thread_adopt();
+		/* its lcore's, for as long as it is the poller (dfi_sink_mbuf()) */
+		sink->mbufs = rte_mempool_default_cache(rt->pool, rte_lcore_id());
 	}
 
 	/* what others received or looped back for us came first */

@@ -19,6 +19,7 @@
 #ifndef _DFI_RXTX_H_
 #define _DFI_RXTX_H_
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -31,8 +32,6 @@
 #include "wire.h"
 
 #define DFI_RX_BURST	32
-/* mbufs a sink keeps at hand (its cache flushes past 1.5 times as many) */
-#define DFI_SINK_MBUFS	32
 #define DFI_TX_BURST	64
 /*
  * Staged frames leave once they hold this many bytes, whoever asked to wait:
@@ -112,10 +111,8 @@ struct dfi_sink {
 	uint16_t nb_tx;
 	uint16_t nb_lo;
 	uint32_t tx_bytes;		/* staged since the last flush */
-	/* the port pool's mbufs it took, to send, or was done with, received:
-	 * its own cache, under its owner's lock as tx is (the lcore's is a
-	 * __tls_get_addr() call per mbuf in a dlopen()ed provider, and a
-	 * thread the EAL does not know has none) */
+	/* the mempool cache of the poller's lcore (NULL: it has none), which
+	 * the poller's own sends and frees use without a TLS access */
 	struct rte_mempool_cache *mbufs;
 	struct rte_mbuf *tx[DFI_TX_BURST];	/* built, not yet accepted by the PMD */
 	struct rte_mbuf *lo[DFI_TX_BURST];	/* to the port's own address: delivered
@@ -198,14 +195,52 @@ void dfi_sink_neigh_refresh(struct dfi_sink *sink, const struct dfi_addr *dst);
  */
 uint16_t dfi_sink_flush(struct dfi_sink *sink);
 
+extern uint32_t dfi_thread_exits;
+
+/*
+ * The calling thread, without a TLS access: the provider is a dlopen()ed
+ * library, where one is a call to __tls_get_addr(), which every poll made
+ * for a thread-local flag, and every mbuf for rte_lcore_id() (callgrind,
+ * bench_ep).
+ */
+static inline uintptr_t
+dfi_thread_self(void)
+{
+#if defined(__GNUC__) && __GNUC__ >= 11 && defined(__x86_64__)
+	return (uintptr_t)__builtin_thread_pointer();
+#else
+	return (uintptr_t)pthread_self();
+#endif
+}
+
+/*
+ * The mempool cache the calling thread may use for sink's mbufs: the one of
+ * its lcore, found at its last poll, when it is the sink's poller; NULL for
+ * another thread, whose lcore is looked up (rte_pktmbuf_alloc()). A cache
+ * apart per sink would keep the PMD's frees (memif's, after transmit) and
+ * allocations (its receive) out of it: mbufs would then go round the whole
+ * pool through its FIFO ring, out of the CPU's caches (a one-way stream of
+ * 64 KiB messages lost 55 % so).
+ */
+static inline struct rte_mempool_cache *
+dfi_sink_cache(const struct dfi_sink *sink)
+{
+	return likely(__atomic_load_n(&sink->poller, __ATOMIC_RELAXED) == dfi_thread_self() &&
+		      __atomic_load_n(&sink->poller_exits, __ATOMIC_RELAXED) ==
+		      __atomic_load_n(&dfi_thread_exits, __ATOMIC_RELAXED)) ?
+	       sink->mbufs : NULL;
+}
+
 /** An mbuf of the port's pool to send from sink, or NULL when the pool is empty. */
 static inline struct rte_mbuf *
 dfi_sink_mbuf(struct dfi_sink *sink)
 {
+	struct rte_mempool_cache *cache = dfi_sink_cache(sink);
 	struct rte_mbuf *m;
 
-	if (unlikely(rte_mempool_generic_get(sink->port->rt->pool, (void **)&m, 1,
-					     sink->mbufs) != 0))
+	if (unlikely(cache == NULL))
+		return rte_pktmbuf_alloc(sink->port->rt->pool);
+	if (unlikely(rte_mempool_generic_get(sink->port->rt->pool, (void **)&m, 1, cache) != 0))
 		return NULL;
 	rte_pktmbuf_reset(m);
 	return m;
@@ -216,6 +251,7 @@ dfi_sink_mbuf(struct dfi_sink *sink)
 static inline void
 dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
+	struct rte_mempool_cache *cache = dfi_sink_cache(sink);
 	struct rte_mempool *pool = sink->port->rt->pool;
 	struct rte_mbuf *m;
 	uint16_t i;
@@ -223,10 +259,10 @@ dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
 		/* one segment of the port's pool, ours alone: the common case */
-		if (likely(m->pool == pool && m->nb_segs == 1 && RTE_MBUF_DIRECT(m) &&
-			   rte_mbuf_refcnt_read(m) == 1)) {
+		if (likely(cache != NULL && m->pool == pool && m->nb_segs == 1 &&
+			   RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1)) {
 			m->next = NULL;
-			rte_mempool_generic_put(pool, (void **)&m, 1, sink->mbufs);
+			rte_mempool_generic_put(pool, (void **)&m, 1, cache);
 		} else {
 			rte_pktmbuf_free(m);
 		}
