@@ -6,7 +6,7 @@
 # lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
-# rate of raw frames; then Debian's fi_pingpong over dpdk against Debian's own
+# rate of raw frames, posted one at a time and batched with FI_MORE; then Debian's fi_pingpong over dpdk against Debian's own
 # providers shm, tcp and udp;ofi_rxd, all measured in the same run, and a
 # picture of it all (build/main/latency-bandwidth.svg).
 
@@ -40,6 +40,10 @@ echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA wr
 echo
 echo "== the same with RMA reads"
 "$top/scripts/pingpong.sh" -w memif -o read -S 65536,1048576 rdm
+echo
+echo "== small messages posted 32 at a time (FI_MORE on all but every 32nd), bundled in"
+echo "   frames: messages a second against raw frames a second (vs raw)"
+"$top/scripts/pingpong.sh" -w memif -b 32 -S 64,256 -I 6000000 rdm
 echo
 echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd"
 "$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json"
