@@ -395,13 +395,20 @@ rx_match(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, bool tagged, 
 	return NULL;
 }
 
+/* The completion flags of a message whose packets carry pkt_flags. */
+static inline uint64_t
+in_comp_flags(uint16_t pkt_flags)
+{
+	return (pkt_flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
+	       (pkt_flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
+}
+
 /* The whole message is there. */
 static void
 in_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 {
 	struct rdm_inmsg *in = &p->in;
-	uint64_t comp_flags = (in->pkt_flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
-			      (in->pkt_flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
+	uint64_t comp_flags = in_comp_flags(in->pkt_flags);
 	bool delivered = true;
 
 	if (in->rx != NULL)
@@ -455,8 +462,7 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 			ux->tag = tag;
 			ux->data = rte_be_to_cpu_64(h->data);
 			ux->pkt_flags = flags;
-			ux->comp_flags = (flags & DFI_RDM_F_TAGGED ? FI_TAGGED : FI_MSG) |
-					 (flags & DFI_RDM_F_CQ_DATA ? FI_REMOTE_CQ_DATA : 0);
+			ux->comp_flags = in_comp_flags(flags);
 			ux_append(r->rxq, ux);
 			if (len > r->rxq->eager_max) {
 				/* too large to buffer: seen by FI_PEEK, refused until matched */
@@ -510,6 +516,48 @@ ux_hold(struct rdm_rxq *q, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struc
 	return 0;
 }
 
+/*
+ * A message in one packet, next in its sender's order, that a posted
+ * receive takes: straight into it, without the state of a message under
+ * way (in_start(), in_finish()). Its payload is checked before the receive
+ * is claimed, so that a bad CRC leaves nothing to undo. @return false when
+ * the general path is to take it (unexpected, a delivery notice wanted, a
+ * sender out of order, a refused message waiting), else *take.
+ */
+static bool
+msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
+	  struct rte_mbuf *m, const uint8_t *payload, uint32_t len, enum rdm_take *take)
+{
+	uint16_t flags = rte_be_to_cpu_16(h->flags);
+	uint64_t tag = rte_be_to_cpu_64(h->tag);
+	struct rdm_rx *rx;
+	size_t off, room;
+
+	if (h->offset != 0 || rte_be_to_cpu_32(h->msg_len) != len ||
+	    rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq || p->blocked != NULL ||
+	    (flags & DFI_RDM_F_DELIVERY))
+		return false;
+	rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
+	if (rx == NULL)
+		return false;
+	if (rdm_payload_unchecked(h, m) &&
+	    dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc)) {
+		*take = RDM_BAD;
+		return true;
+	}
+	if (!rx_claim_room(ep, rx, len, &off, &room)) {
+		*take = RDM_REFUSED;
+		return true;
+	}
+	room = RTE_MIN(room, (size_t)len);
+	dfi_iov_scatter(rx->iov, rx->iov_count, off, payload, room);
+	p->rcv_msg_seq++;
+	rx_finish(ep, r, p, rx, off, len, room, in_comp_flags(flags), tag,
+		  rte_be_to_cpu_64(h->data));
+	*take = RDM_TAKEN;
+	return true;
+}
+
 enum rdm_take
 rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		const struct dfi_rdm_hdr *h, struct rte_mbuf *m, const uint8_t *payload,
@@ -518,10 +566,13 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	struct rdm_inmsg *in = &p->in;
 	uint32_t offset = rte_be_to_cpu_32(h->offset);
 	bool unchecked = rdm_payload_unchecked(h, m);
+	enum rdm_take take;
 	bool small;
 	size_t n;
 
 	*kept = false;
+	if (!in->active && msg_whole(ep, r, p, h, m, payload, len, &take))
+		return take;
 	if (!in->active) {
 		if (unlikely(offset != 0 || rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq ||
 			     rte_be_to_cpu_32(h->msg_len) > ep->max_msg_size)) {
