@@ -247,24 +247,30 @@ dfi_sink_mbuf(struct dfi_sink *sink)
 }
 
 /** Gives back n packets sink received (or built and did not send), under the
- * lock its sends take. */
+ * lock its sends take: rte_pktmbuf_free()'s steps, through the cache of
+ * dfi_sink_cache() for what belongs to the port's pool. */
 static inline void
 dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mempool_cache *cache = dfi_sink_cache(sink);
 	struct rte_mempool *pool = sink->port->rt->pool;
-	struct rte_mbuf *m;
+	struct rte_mbuf *m, *seg, *next;
 	uint16_t i;
 
+	if (unlikely(cache == NULL)) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
 	for (i = 0; i < n; i++) {
-		m = pkts[i];
-		/* one segment of the port's pool, ours alone: the common case */
-		if (likely(cache != NULL && m->pool == pool && m->nb_segs == 1 &&
-			   RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1)) {
-			m->next = NULL;
-			rte_mempool_generic_put(pool, (void **)&m, 1, cache);
-		} else {
-			rte_pktmbuf_free(m);
+		for (m = pkts[i]; m != NULL; m = next) {
+			next = m->next;
+			seg = rte_pktmbuf_prefree_seg(m);
+			if (seg == NULL)
+				continue;	/* still referenced */
+			if (likely(seg->pool == pool))
+				rte_mempool_generic_put(pool, (void **)&seg, 1, cache);
+			else
+				rte_mbuf_raw_free(seg);
 		}
 	}
 }
