@@ -423,9 +423,11 @@ in_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	memset(in, 0, sizeof(*in));
 }
 
-/* The first segment of a message: where does it go? */
+/* The first segment of a message: where does it go? unmatched: msg_whole()
+ * has just found no posted receive for it. */
 static enum rdm_take
-in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
+	 bool unmatched)
 {
 	uint16_t flags = rte_be_to_cpu_16(h->flags);
 	uint32_t len = rte_be_to_cpu_32(h->msg_len), msg_seq = rte_be_to_cpu_32(h->msg_seq);
@@ -449,7 +451,8 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 		p->blocked = NULL;
 		ux_free(r->rxq, ux);
 	} else {
-		rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
+		if (!unmatched)
+			rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
 		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
 			return RDM_REFUSED;
 		if (rx == NULL) {
@@ -522,11 +525,13 @@ ux_hold(struct rdm_rxq *q, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struc
  * way (in_start(), in_finish()). Its payload is checked before the receive
  * is claimed, so that a bad CRC leaves nothing to undo. @return false when
  * the general path is to take it (unexpected, a delivery notice wanted, a
- * sender out of order, a refused message waiting), else *take.
+ * sender out of order, a refused message waiting; *unmatched when it found
+ * no receive), else *take.
  */
 static bool
 msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
-	  struct rte_mbuf *m, const uint8_t *payload, uint32_t len, enum rdm_take *take)
+	  struct rte_mbuf *m, const uint8_t *payload, uint32_t len, enum rdm_take *take,
+	  bool *unmatched)
 {
 	uint16_t flags = rte_be_to_cpu_16(h->flags);
 	uint64_t tag = rte_be_to_cpu_64(h->tag);
@@ -538,8 +543,10 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	    (flags & DFI_RDM_F_DELIVERY))
 		return false;
 	rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
-	if (rx == NULL)
+	if (rx == NULL) {
+		*unmatched = true;
 		return false;
+	}
 	if (rdm_payload_unchecked(h, m) &&
 	    dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc)) {
 		*take = RDM_BAD;
@@ -566,12 +573,12 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	struct rdm_inmsg *in = &p->in;
 	uint32_t offset = rte_be_to_cpu_32(h->offset);
 	bool unchecked = rdm_payload_unchecked(h, m);
+	bool small, unmatched = false;
 	enum rdm_take take;
-	bool small;
 	size_t n;
 
 	*kept = false;
-	if (!in->active && msg_whole(ep, r, p, h, m, payload, len, &take))
+	if (!in->active && msg_whole(ep, r, p, h, m, payload, len, &take, &unmatched))
 		return take;
 	if (!in->active) {
 		if (unlikely(offset != 0 || rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq ||
@@ -584,7 +591,7 @@ rdm_msg_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		if ((rte_be_to_cpu_16(h->flags) & DFI_RDM_F_DELIVERY) &&
 		    r->op_free == NULL)
 			return RDM_REFUSED;	/* no op for its delivery notice yet */
-		if (in_start(ep, r, p, h) == RDM_REFUSED)
+		if (in_start(ep, r, p, h, unmatched) == RDM_REFUSED)
 			return RDM_REFUSED;
 	}
 	if (unlikely(offset != in->got || (uint64_t)offset + len > in->len)) {
