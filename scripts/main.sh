@@ -6,9 +6,10 @@
 # lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
-# rate of raw frames, posted one at a time and batched with FI_MORE; then Debian's fi_pingpong over dpdk against Debian's own
-# providers shm, tcp and udp;ofi_rxd, all measured in the same run, and a
-# picture of it all (build/main/latency-bandwidth.svg).
+# rate of raw frames, posted one at a time and batched with FI_MORE; then
+# Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
+# udp;ofi_rxd, all measured in the same run, and a picture of it all
+# (build/main/latency-bandwidth.svg).
 
 set -eu
 . "$(dirname "$0")/common.sh"
