@@ -436,6 +436,37 @@ test_large(void)
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 }
 
+/*
+ * A region cannot close while a peer's write of several segments is under
+ * way into it: the segments still to come would go to memory the
+ * application may have freed. It closes once the write is over.
+ */
+static void
+test_close_under_write(void)
+{
+	struct fi_cq_data_entry e;
+	struct fi_cq_err_entry err;
+	struct fid_mr *mr;
+	int ctx, i;
+
+	target_reset(BIG, 3);
+	test_fill(loc_mem, BIG, 17);
+	CU_ASSERT_EQUAL_FATAL(reg(BIG, FI_REMOTE_WRITE, &mr), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_write(a.ep, loc_mem, BIG, NULL, b.addr, raddr(region(), 0),
+				       fi_mr_key(mr), &ctx), 0);
+	/* the target takes the first packets; the initiator, not progressed,
+	 * has sent no more than its window: the write is under way */
+	for (i = 0; i < 4; i++)
+		fi_cq_read(b.cq, NULL, 0);
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), -FI_EBUSY);
+	CU_ASSERT_EQUAL(wait_one(&a, &e, &err), 1);
+	CU_ASSERT_PTR_EQUAL(e.op_context, &ctx);
+	spin(100);
+	CU_ASSERT(memcmp(region(), loc_mem, BIG) == 0);
+	CU_ASSERT(canaries_intact(BIG));
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+}
+
 /* Bad calls at the initiator. */
 static void
 test_bad_calls(void)
@@ -465,6 +496,7 @@ static CU_TestInfo rma_tests[] = {
 	{ "a stale key after fi_close", test_stale_key },
 	{ "RMA event counters and remote CQ data", test_events_and_data },
 	{ "3 MiB each way, segmented", test_large },
+	{ "no close under a write's later segments", test_close_under_write },
 	{ "bad calls", test_bad_calls },
 	CU_TEST_INFO_NULL,
 };

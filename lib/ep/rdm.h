@@ -607,6 +607,10 @@ extern struct fi_ops_rma rdm_rma_ops;
 extern struct fi_ops_msg rdm_msg_ops;
 extern struct fi_ops_tagged rdm_tagged_ops;
 
+/** The write a peer was sending us is over (done, failed or abandoned): its
+ * region, held since its first segment, may close. */
+void rdm_rma_in_end(struct rdm_rma_in *in);
+
 /** A WRITE, READ_REQ, READ_RESP, ATOMIC or ATOMIC_RESP packet in sequence. */
 enum rdm_take rdm_rma_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *peer,
 			      const struct dfi_rdm_hdr *hdr, struct rte_mbuf *m,

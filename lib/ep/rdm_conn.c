@@ -153,6 +153,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	p->ts_echo = 0;
 	p->echo_dup = false;
 	p->ack_owed = false;
+	rdm_rma_in_end(&p->rma_in);
 	memset(&p->rma_in, 0, sizeof(p->rma_in));
 }
 

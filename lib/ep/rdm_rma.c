@@ -177,6 +177,15 @@ target_allows(const struct dfi_ep *ep, uint64_t right)
 	return FI_EACCES;
 }
 
+void
+rdm_rma_in_end(struct rdm_rma_in *in)
+{
+	if (in->active && in->err == 0)
+		dfi_mr_unhold(in->mr);
+	in->active = false;
+	in->mr = NULL;
+}
+
 /* The write's last segment is in: counters, remote CQ data, the DONE. */
 static enum rdm_take
 write_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
@@ -191,13 +200,13 @@ write_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		dfi_mr_event(in->mr, FI_REMOTE_WRITE, ep->guard);
 		dfi_ep_count(ep, DFI_CNTR_REMOTE_WRITE, false);
 	}
+	rdm_rma_in_end(in);
 	if (cq_data) {
 		dfi_cq_unreserve(ep->rx_cq);
 		dfi_cq_write(ep->rx_cq, NULL, FI_RMA | FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA, 0, NULL,
 			     in->data, 0, FI_ADDR_NOTAVAIL);
 	}
 	rdm_queue_done(ep, r, p, in->seq, DFI_RDM_F_RMA, in->err);
-	in->active = false;
 	return RDM_TAKEN;
 }
 
@@ -215,7 +224,9 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 				 offset);
 			return RDM_TAKEN;
 		}
-		/* checked once, for all of it, before any byte is written */
+		/* checked once, for all of it, before any byte is written; the
+		 * region is held until the last segment, so that it cannot close
+		 * (and its memory go back) under the segments still to come */
 		in->active = true;
 		in->seq = seq;
 		in->len = rte_be_to_cpu_32(h->msg_len);
@@ -226,7 +237,7 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		if (in->err == 0)
 			in->err = -dfi_mr_access(&ep->domain->mrs, rte_be_to_cpu_64(h->key),
 						 FI_REMOTE_WRITE, rte_be_to_cpu_64(h->tag),
-						 in->len, false, &in->mr, &in->ptr);
+						 in->len, true, &in->mr, &in->ptr);
 	}
 	if (unlikely(seq != in->seq || offset != in->got || (uint64_t)offset + len > in->len)) {
 		/* the peer breaks the protocol: the write ends here, failed */
@@ -235,7 +246,7 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		if (r->op_free == NULL)
 			return RDM_REFUSED;
 		rdm_queue_done(ep, r, p, in->seq, DFI_RDM_F_RMA, FI_EIO);
-		in->active = false;
+		rdm_rma_in_end(in);
 		return RDM_TAKEN;
 	}
 	if (in->err == 0 && len > 0) {

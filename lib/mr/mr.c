@@ -6,8 +6,9 @@
  * Memory regions and their keys (fi_mr(3)). Registration pins nothing and
  * touches no page: the data path copies between the wire and the region, so
  * a region is its bounds, its rights and its key. Registration, close and
- * lookups run under the map's lock; a region answering a read is held busy
- * from its lookup, so that it cannot close under the answer.
+ * lookups run under the map's lock; a region answering a read, or taking a
+ * write of several segments, is held busy from its lookup, so that it cannot
+ * close under the answer or the segments still to come.
  */
 
 #include <errno.h>
@@ -148,8 +149,8 @@ mr_close(struct fid *fid)
 	busy = __atomic_load_n(&mr->busy, __ATOMIC_ACQUIRE);
 	if (busy != 0) {
 		rte_spinlock_unlock(&domain->mrs.lock);
-		DFI_WARN(FI_LOG_MR, "memory region 0x%" PRIx64 ": %u remote reads in flight",
-			 mr->mr_fid.key, busy);
+		DFI_WARN(FI_LOG_MR, "memory region 0x%" PRIx64 ": %u remote reads or writes "
+			 "in flight", mr->mr_fid.key, busy);
 		return -FI_EBUSY;
 	}
 	rte_hash_del_key(domain->mrs.keys, &mr->mr_fid.key);
