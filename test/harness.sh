@@ -244,10 +244,11 @@ wire_listening() {
 wire_bytes() {
 	local n=${1%[kKmM]}
 	[[ $n =~ ^[0-9]+$ ]] || return 1
+	# base 10 said: bash reads a leading 0 as octal (08k was an error, 010 8)
 	case $1 in
-	*[kK]) echo $((n << 10)) ;;
-	*[mM]) echo $((n << 20)) ;;
-	*) echo "$n" ;;
+	*[kK]) echo $((10#$n << 10)) ;;
+	*[mM]) echo $((10#$n << 20)) ;;
+	*) echo $((10#$n)) ;;
 	esac
 }
 
