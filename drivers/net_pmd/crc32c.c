@@ -40,7 +40,7 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 		memcpy(d, &v, 8);
 	}
 	if (len > 0) {
-		crc = rte_hash_crc(s, (uint32_t)len, crc);
+		crc = dfi_crc32c_tail(s, len, crc);
 		memcpy(d, s, len);
 	}
 	return crc;

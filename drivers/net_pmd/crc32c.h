@@ -48,6 +48,33 @@ dfi_crc32c_8(uint64_t v, uint32_t crc)
 #endif
 }
 
+/**
+ * The CRC of the last len (< 8) bytes at p, continuing crc: 4, 2 and 1 at a
+ * time, as rte_hash_crc() takes them, but read through memcpy(), since a
+ * payload's tail is seldom aligned (rte_hash_crc() dereferences it as
+ * uint32_t and uint16_t, which UBSan reports).
+ */
+static inline uint32_t
+dfi_crc32c_tail(const uint8_t *p, size_t len, uint32_t crc)
+{
+	uint32_t v4;
+	uint16_t v2;
+
+	if (len & 4) {
+		memcpy(&v4, p, 4);
+		crc = rte_hash_crc_4byte(v4, crc);
+		p += 4;
+	}
+	if (len & 2) {
+		memcpy(&v2, p, 2);
+		crc = rte_hash_crc_2byte(v2, crc);
+		p += 2;
+	}
+	if (len & 1)
+		crc = rte_hash_crc_1byte(*p, crc);
+	return crc;
+}
+
 /** The CRC of len bytes at buf, continuing crc, in one chain of the instruction. */
 static inline uint32_t
 dfi_crc32c_short(const void *buf, size_t len, uint32_t crc)
@@ -59,7 +86,7 @@ dfi_crc32c_short(const void *buf, size_t len, uint32_t crc)
 		memcpy(&v, p, 8);	/* unaligned: a packet's payload */
 		crc = dfi_crc32c_8(v, crc);
 	}
-	return len > 0 ? rte_hash_crc(p, (uint32_t)len, crc) : crc;
+	return dfi_crc32c_tail(p, len, crc);
 }
 
 static inline uint32_t
