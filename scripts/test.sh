@@ -3,10 +3,11 @@
 # Copyright(c) 2026 The fi-dpdk authors
 #
 # Installs the dependencies, builds, and runs every test: the whole suite,
-# then the unit suites again under AddressSanitizer, with the two-process
-# wire tests (DGRAM, RDM chaos and peer death, MSG over memif), which run
-# only there: the same checks with memory checked too, and a minute less
-# of the ten the suite may take.
+# then the unit suites again under AddressSanitizer and UndefinedBehavior-
+# Sanitizer (one build: UB such as a misaligned load fails the test), with
+# the two-process wire tests (DGRAM, RDM chaos and peer death, MSG over
+# memif), which run only there: the same checks with memory checked too,
+# and a minute less of the ten the suite may take.
 # The last line is "N passed, N failed"; a skipped test counts as failed.
 # Run as a user, it re-executes itself under sudo (see common.sh).
 
@@ -15,7 +16,7 @@ set -u
 
 install_deps || exit 1
 build build || exit 1
-build build-asan -Db_sanitize=address -Db_lundef=false || exit 1
+build build-asan -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 
 cd "$top" || exit 1
 dpdk_rundir_undo_on_exit
@@ -23,8 +24,8 @@ echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite bench --no-suite wire --print-errorlogs --logbase tests
 echo "== benchmarks (figures, not pass/fail on speed; ${SECONDS} s since start)"
 meson test -C build --suite bench --verbose --logbase bench
-echo "== unit suites and the two-process wire tests under AddressSanitizer (${SECONDS} s since start)"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+echo "== unit suites and the two-process wire tests under AddressSanitizer and UBSan (${SECONDS} s since start)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --suite unit --suite wire --print-errorlogs --logbase asan
 
 python3 - build/meson-logs/tests.json build/meson-logs/bench.json \
