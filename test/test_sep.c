@@ -442,6 +442,22 @@ thr_fill(uint8_t *p, int index, uint64_t seq)
 		p[i] = (uint8_t)(seq * 13 + (uint64_t)i * 7 + (uint64_t)index * 101);
 }
 
+/* Set when a pthread_create() failed: the threads already started stop. */
+static uint32_t thr_abort;
+static uint32_t split_stop;	/* split()'s senders stop */
+
+/* The threads started before a pthread_create() failed: stopped and joined,
+ * so that nothing they use is closed under them. */
+static void
+thr_abandon(const char *who, pthread_t *started, int nb)
+{
+	fprintf(stderr, "%s: pthread_create failed\n", who);
+	__atomic_store_n(&thr_abort, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&split_stop, 1, __ATOMIC_RELEASE);
+	while (nb-- > 0)
+		pthread_join(started[nb], NULL);
+}
+
 static void *
 thr_run(void *arg)
 {
@@ -458,7 +474,8 @@ thr_run(void *arg)
 		if (fi_recv(t->rx, t->buf[posted], THR_LEN, NULL, FI_ADDR_UNSPEC,
 			    (void *)(uintptr_t)posted) != 0)
 			t->failed = 1;
-	while ((t->recvd < t->n || done < t->n) && !t->failed && test_ms_since(&t0) < 240000) {
+	while ((t->recvd < t->n || done < t->n) && !t->failed && test_ms_since(&t0) < 240000 &&
+	       !__atomic_load_n(&thr_abort, __ATOMIC_ACQUIRE)) {
 		if (t->sent < t->n && !t->busy[next]) {
 			thr_fill(t->out[next], t->index, t->sent);
 			if (fi_send(t->tx, t->out[next], THR_LEN, NULL, t->dst,
@@ -543,6 +560,7 @@ threads(const char *model, uint64_t n)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	__atomic_store_n(&thr_abort, 0, __ATOMIC_RELAXED);
 	for (k = 0; k < 2; k++) {
 		t[k].tx = si.tx[k];
 		t[k].tx_cq = si.tx_cq[k];
@@ -551,8 +569,15 @@ threads(const char *model, uint64_t n)
 		t[k].dst = fi_rx_addr(ta, k, RX_CTX_BITS);
 		t[k].n = n;
 		t[k].index = k;
-		if (pthread_create(&t[k].tid, NULL, thr_run, &t[k]) != 0)
+		if (pthread_create(&t[k].tid, NULL, thr_run, &t[k]) != 0) {
+			pthread_t started[2];
+			int i;
+
+			for (i = 0; i < k; i++)
+				started[i] = t[i].tid;
+			thr_abandon("threads", started, k);
 			goto out;
+		}
 	}
 	for (k = 0; k < 2; k++)
 		pthread_join(t[k].tid, NULL);
@@ -612,8 +637,6 @@ struct split_cq {
 	int failed;
 	struct split_tx *tx;
 };
-
-static uint32_t split_stop;
 
 static void *
 split_send(void *arg)
@@ -692,9 +715,10 @@ split(uint64_t n)
 	struct split_tx *tx;
 	struct split_cq reaper = { 0 };
 	struct thr rx[SPLIT_SENDERS];
+	pthread_t started[2 * SPLIT_SENDERS];
 	char name[64];
 	size_t len;
-	int k, ret = 1;
+	int k, nb, ret = 1;
 
 	tx = calloc(SPLIT_SENDERS, sizeof(*tx));
 	memset(rx, 0, sizeof(rx));
@@ -733,13 +757,19 @@ split(uint64_t n)
 	reaper.want = n * SPLIT_SENDERS;
 	reaper.tx = tx;
 	__atomic_store_n(&split_stop, 0, __ATOMIC_RELAXED);
-	for (k = 0; k < SPLIT_SENDERS; k++) {
-		if (pthread_create(&rx[k].tid, NULL, thr_run, &rx[k]) != 0 ||
-		    pthread_create(&tx[k].tid, NULL, split_send, &tx[k]) != 0)
-			goto out;
+	__atomic_store_n(&thr_abort, 0, __ATOMIC_RELAXED);
+	for (k = 0, nb = 0; k < SPLIT_SENDERS; k++) {
+		if (pthread_create(&rx[k].tid, NULL, thr_run, &rx[k]) != 0)
+			break;
+		started[nb++] = rx[k].tid;
+		if (pthread_create(&tx[k].tid, NULL, split_send, &tx[k]) != 0)
+			break;
+		started[nb++] = tx[k].tid;
 	}
-	if (pthread_create(&reaper.tid, NULL, split_reap, &reaper) != 0)
+	if (k < SPLIT_SENDERS || pthread_create(&reaper.tid, NULL, split_reap, &reaper) != 0) {
+		thr_abandon("split", started, nb);
 		goto out;
+	}
 	pthread_join(reaper.tid, NULL);
 	ret = reaper.failed || reaper.done != reaper.want;
 	for (k = 0; k < SPLIT_SENDERS; k++) {
