@@ -697,9 +697,10 @@ test_close_sends_staged_and_returns_mbufs(void)
  * "test_net faults" runs with every received frame held back by the fault
  * injector until the next burst (FI_DPDK_FAULT rx_reorder=1): one frame of
  * the fake peer, taken in by one poll, stays there until the next, and once
- * the endpoint is closed the idle port polls no more. The port gives such frames back to its pool when
- * its last endpoint leaves; they stayed out of it before, one mbuf in use at
- * the end of a chaos run now and then (msg-wire-chaos).
+ * the endpoint is closed the idle port polls no more. The port gives such
+ * frames back to its pool when its last endpoint leaves; they stayed out of
+ * it before, one mbuf in use at the end of a chaos run now and then
+ * (msg-wire-chaos).
  */
 static void
 test_idle_port_returns_held_frames(void)
