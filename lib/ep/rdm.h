@@ -366,6 +366,8 @@ struct dfi_rdm {
 	uint64_t pto_init;		/* before the first round trip is measured */
 	uint64_t idle_probe;		/* the probe interval for a peer that does not answer */
 	uint64_t pto_max;		/* no backoff goes past it */
+	uint64_t conn_gap;		/* CONNs this far apart at most, at first */
+	uint64_t conn_fast;		/* for this long after the first */
 	uint64_t keepalive;		/* between probes of a busy peer with nothing in flight */
 	uint64_t timeout;		/* a silent peer's deadline */
 	uint64_t now;			/* TSC, read once per call */

@@ -50,6 +50,15 @@
 #define IDLE_PROBES		16
 #define IDLE_PROBE_US		10000
 #define PTO_MAX_US		1000000
+/* A CONN that finds no endpoint (its process still starting: processes
+ * started together) is sent again at most CONN_GAP_US apart for the first
+ * CONN_FAST_US, so that the peer is reached within that gap of its
+ * endpoint's opening; left to the backoff (0.2, 0.6, 1.4, ... 12.6, 25.4 ms
+ * after the first), a peer that opened 13 ms late would be reached 25 ms
+ * after the first CONN. A peer still absent after that is tried as rarely
+ * as any that does not answer. */
+#define CONN_GAP_US		1000
+#define CONN_FAST_US		1000000
 #define TS_SHIFT		10	/* timestamps: TSC / 1024, 32 bits */
 #define CLOCK_CALLS		16
 #define CLOSE_LINGER_US		250000	/* a closing endpoint waits this long for answers */
@@ -1365,6 +1374,8 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		if (r->now - p->last_probe > pto) {
 			p->last_probe = r->now;
 			pto_back_off(r, p);
+			if (r->now - p->conn_since < r->conn_fast)
+				p->pto_backoff = RTE_MIN(p->pto_backoff, r->conn_gap);
 			send_ctrl(ep, r, p, DFI_PKT_RDM_CONN, 0, p->snd_una);
 		}
 		return true;
@@ -1559,6 +1570,8 @@ rdm_conn_init(struct dfi_ep *ep, struct dfi_rdm *r)
 	r->pto_init = param_us(r, PTO_INIT_US);
 	r->idle_probe = param_us(r, IDLE_PROBE_US);
 	r->pto_max = param_us(r, PTO_MAX_US);
+	r->conn_gap = param_us(r, CONN_GAP_US);
+	r->conn_fast = param_us(r, CONN_FAST_US);
 	RTE_SET_USED(ep);
 	return 0;
 }
