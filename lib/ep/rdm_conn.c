@@ -743,7 +743,8 @@ pto_base(const struct dfi_rdm *r, const struct rdm_peer *p)
 	return RTE_MAX(p->srtt != 0 ? 2 * p->srtt + p->pto_adapt : r->pto_init, r->pto_min);
 }
 
-/* How far unanswered probes back the timeout off (see PTO_INIT_US). */
+/* How far unanswered probes (and CONNs) back the timeout off (see
+ * PTO_INIT_US and CONN_GAP_US). */
 static uint64_t
 pto_cap(const struct dfi_rdm *r, const struct rdm_peer *p)
 {
@@ -752,6 +753,8 @@ pto_cap(const struct dfi_rdm *r, const struct rdm_peer *p)
 
 	if (p->unanswered >= IDLE_PROBES)
 		cap = RTE_MAX(cap, r->idle_probe);
+	if (p->state == RDM_PEER_CONNECTING && r->now - p->conn_since < r->conn_fast)
+		cap = RTE_MIN(cap, r->conn_gap);
 	return RTE_MIN(cap, r->pto_max);
 }
 
@@ -1374,8 +1377,6 @@ peer_timers(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		if (r->now - p->last_probe > pto) {
 			p->last_probe = r->now;
 			pto_back_off(r, p);
-			if (r->now - p->conn_since < r->conn_fast)
-				p->pto_backoff = RTE_MIN(p->pto_backoff, r->conn_gap);
 			send_ctrl(ep, r, p, DFI_PKT_RDM_CONN, 0, p->snd_una);
 		}
 		return true;
