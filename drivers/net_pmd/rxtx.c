@@ -678,8 +678,7 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 	/* a thread that polls the sink again was seen, unless an adopted one
 	 * exited since (glibc hands a new thread an old one's pointer); several
 	 * that take turns (FI_THREAD_SAFE) each look at their own flag */
-	if (unlikely(__atomic_load_n(&sink->poller, __ATOMIC_RELAXED) != self ||
-		     __atomic_load_n(&sink->poller_exits, __ATOMIC_RELAXED) != exits)) {
+	if (unlikely(!dfi_sink_polled_by(sink, self, exits))) {
 		__atomic_store_n(&sink->poller, self, __ATOMIC_RELAXED);
 		__atomic_store_n(&sink->poller_exits, exits, __ATOMIC_RELAXED);
 		if (!thread_seen)

@@ -20,6 +20,7 @@
 #define _DFI_RXTX_H_
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -213,6 +214,15 @@ dfi_thread_self(void)
 #endif
 }
 
+/** Whether thread self, with exits adopted threads gone, is the one that
+ * polled sink last (glibc hands a new thread an exited one's pointer). */
+static inline bool
+dfi_sink_polled_by(const struct dfi_sink *sink, uintptr_t self, uint32_t exits)
+{
+	return __atomic_load_n(&sink->poller, __ATOMIC_RELAXED) == self &&
+	       __atomic_load_n(&sink->poller_exits, __ATOMIC_RELAXED) == exits;
+}
+
 /*
  * The mempool cache the calling thread may use for sink's mbufs: the one of
  * its lcore, found at its last poll, when it is the sink's poller; NULL for
@@ -225,9 +235,8 @@ dfi_thread_self(void)
 static inline struct rte_mempool_cache *
 dfi_sink_cache(const struct dfi_sink *sink)
 {
-	return likely(__atomic_load_n(&sink->poller, __ATOMIC_RELAXED) == dfi_thread_self() &&
-		      __atomic_load_n(&sink->poller_exits, __ATOMIC_RELAXED) ==
-		      __atomic_load_n(&dfi_thread_exits, __ATOMIC_RELAXED)) ?
+	return likely(dfi_sink_polled_by(sink, dfi_thread_self(),
+					 __atomic_load_n(&dfi_thread_exits, __ATOMIC_RELAXED))) ?
 	       sink->mbufs : NULL;
 }
 
