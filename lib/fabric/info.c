@@ -18,7 +18,11 @@
 
 #define DFI_QUEUE_SIZE		1024
 #define DFI_IOV_LIMIT		4
-#define DFI_RDM_INJECT		4096
+/* a page and more: a send up to 8 KiB may be injected, and so completes at
+ * once, rather than on the receiver's ack, which the receiver then sends
+ * alone, before the application's answer could carry it (fi_pingpong's 4 KiB
+ * rounds: 0.82 against 0.95 us/xfer) */
+#define DFI_RDM_INJECT		8192
 #define DFI_RDM_MAX_MSG		(1ULL << 30)
 #define DFI_RDM_BUFFERED	(8ULL << 20)
 #define DFI_MR_KEY_SIZE		8
