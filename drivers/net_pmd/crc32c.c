@@ -22,6 +22,16 @@
 
 #include "crc32c.h"
 
+/*
+ * The library folds blocks of 256 bytes; what is left after them it takes
+ * more slowly than one chain of the crc32 instruction does, so the chain
+ * takes it (1370 bytes: 37.5 against 42.5 ns, 2000: 52 against 63, 4000:
+ * 64 against 75; multiples of 256 the same; one run, latency of a chain of
+ * calls).
+ */
+#define CRC32C_LIB_BLOCK	256
+#define CRC32C_LIB_CHUNK	(1 << 30)	/* a multiple of the block in an int */
+
 uint32_t
 dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 {
@@ -50,12 +60,16 @@ uint32_t
 dfi_crc32c_long(const void *buf, size_t len, uint32_t crc)
 {
 	const uint8_t *p = buf;
+	size_t bulk;
 
 	/* crc32_iscsi() takes an int length */
-	while (len > INT32_MAX) {
-		crc = crc32_iscsi((unsigned char *)(uintptr_t)p, INT32_MAX, crc);
-		p += INT32_MAX;
-		len -= INT32_MAX;
+	while (len > CRC32C_LIB_CHUNK) {
+		crc = crc32_iscsi((unsigned char *)(uintptr_t)p, CRC32C_LIB_CHUNK, crc);
+		p += CRC32C_LIB_CHUNK;
+		len -= CRC32C_LIB_CHUNK;
 	}
-	return crc32_iscsi((unsigned char *)(uintptr_t)p, (int)len, crc);
+	bulk = len & ~(size_t)(CRC32C_LIB_BLOCK - 1);
+	if (bulk > 0)
+		crc = crc32_iscsi((unsigned char *)(uintptr_t)p, (int)bulk, crc);
+	return dfi_crc32c_short(p + bulk, len - bulk, crc);
 }
