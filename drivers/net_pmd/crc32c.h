@@ -5,7 +5,9 @@
 /*
  * CRC32C (Castagnoli), the reliable protocol's integrity check for wires
  * without an FCS: the CPU's crc32 instruction (DPDK's rte_hash_crc) for
- * short buffers, ISA-L for long ones. Values are raw register states: no
+ * short buffers; for long ones a fold of carry-less products that copies
+ * as it goes where the CPU has AVX-512 and VPCLMULQDQ, ISA-L elsewhere
+ * (crc32c.c). Values are raw register states: no
  * inversion on the way in or out, so that a sum can be carried from one
  * buffer into the next.
  */
@@ -13,24 +15,33 @@
 #ifndef _DFI_CRC32C_H_
 #define _DFI_CRC32C_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <rte_hash_crc.h>
 
-/* From this length on ISA-L is faster than one chain of crc32 instructions. */
+/* From this length on the fold and ISA-L are faster than one chain of crc32
+ * instructions. */
 #define DFI_CRC32C_LIB_MIN	256
 
 /**
  * Copies len bytes from src to dst and returns the CRC of what it copied,
- * continuing crc: a short payload is read once on its way in or out, a long
- * one is checksummed by ISA-L right after the copy, in the cache.
+ * continuing crc: a payload is read once on its way in or out (by ISA-L
+ * right after the copy, in the cache, on a CPU without the fold).
  */
 uint32_t dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc);
 
 /** The CRC of len bytes at buf, continuing crc. */
 uint32_t dfi_crc32c_long(const void *buf, size_t len, uint32_t crc);
+
+/**
+ * Whether long buffers take the fold: on asks for it, which a CPU without
+ * AVX-512 and VPCLMULQDQ refuses. It is chosen at load; tests take both
+ * ways. @return whether they take it now.
+ */
+bool dfi_crc32c_fold(bool on);
 
 /**
  * The CRC of 8 bytes, continuing crc. Where the build targets SSE4.2 (DPDK's
