@@ -522,8 +522,10 @@ ux_hold(struct rdm_rxq *q, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struc
 /*
  * A message in one packet, next in its sender's order, that a posted
  * receive takes: straight into it, without the state of a message under
- * way (in_start(), in_finish()). Its payload is checked before the receive
- * is claimed, so that a bad CRC leaves nothing to undo. @return false when
+ * way (in_start(), in_finish()). Its payload is checked as it is copied to
+ * where the receive would take it, and the receive is claimed after: a bad
+ * CRC leaves nothing to undo (the bytes are in memory posted for messages,
+ * which its resend or a later message writes again). @return false when
  * the general path is to take it (unexpected, a delivery notice wanted, a
  * sender out of order, a refused message waiting; *unmatched when it found
  * no receive), else *take.
@@ -537,6 +539,7 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	uint64_t tag = rte_be_to_cpu_64(h->tag);
 	struct rdm_rx *rx;
 	size_t off, room;
+	bool checked;
 
 	if (h->offset != 0 || rte_be_to_cpu_32(h->msg_len) != len ||
 	    rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq || p->blocked != NULL ||
@@ -547,17 +550,23 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 		*unmatched = true;
 		return false;
 	}
-	if (rdm_payload_unchecked(h, m) &&
-	    dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc)) {
-		*take = RDM_BAD;
-		return true;
+	checked = !rdm_payload_unchecked(h, m);
+	if (!checked) {
+		/* one pass: the copy with its CRC, where the claim below puts it */
+		off = (rx->flags & FI_MULTI_RECV) ? rx->used : 0;
+		if (dfi_iov_scatter_crc(rx->iov, rx->iov_count, off, payload, len, UINT32_MAX) !=
+		    rte_be_to_cpu_32(h->pcrc)) {
+			*take = RDM_BAD;
+			return true;
+		}
 	}
 	if (!rx_claim_room(ep, rx, len, &off, &room)) {
 		*take = RDM_REFUSED;
 		return true;
 	}
 	room = RTE_MIN(room, (size_t)len);
-	dfi_iov_scatter(rx->iov, rx->iov_count, off, payload, room);
+	if (checked)
+		dfi_iov_scatter(rx->iov, rx->iov_count, off, payload, room);
 	p->rcv_msg_seq++;
 	rx_finish(ep, r, p, rx, off, len, room, in_comp_flags(flags), tag,
 		  rte_be_to_cpu_64(h->data));
