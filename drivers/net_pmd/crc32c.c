@@ -64,17 +64,20 @@
 
 static bool fold_ok;
 
-RTE_INIT(crc32c_fold_probe)
-{
-	fold_ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq");
-}
-
 bool
 dfi_crc32c_fold(bool on)
 {
 	fold_ok = on && __builtin_cpu_supports("avx512f") &&
 		  __builtin_cpu_supports("vpclmulqdq");
 	return fold_ok;
+}
+
+RTE_INIT(crc32c_fold_probe)
+{
+	/* a constructor may run before libgcc's, which fills what the
+	 * feature tests read */
+	__builtin_cpu_init();
+	dfi_crc32c_fold(true);
 }
 
 static inline FOLD_TARGET __m512i
