@@ -60,8 +60,6 @@
 #define FOLD_128_LO	0x0f20c0dfeULL
 #define FOLD_128_HI	0x14cd00bd6ULL
 
-#define FOLD_TARGET	__attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.2")))
-
 static bool fold_ok;
 
 bool
@@ -80,7 +78,11 @@ RTE_INIT(crc32c_fold_probe)
 	dfi_crc32c_fold(true);
 }
 
-static inline FOLD_TARGET __m512i
+/* the fold's code, and only it, may use what the probe found */
+#pragma GCC push_options
+#pragma GCC target("avx512f,vpclmulqdq,pclmul,sse4.2")
+
+static inline __m512i
 fold_512(__m512i x, __m512i k, __m512i next)
 {
 	/* 0x96: the three-way exclusive or */
@@ -88,7 +90,7 @@ fold_512(__m512i x, __m512i k, __m512i next)
 					 _mm512_clmulepi64_epi128(x, k, 0x11), next, 0x96);
 }
 
-static inline FOLD_TARGET __m128i
+static inline __m128i
 fold_128(__m128i x, uint64_t lo, uint64_t hi, __m128i next)
 {
 	__m128i k = _mm_set_epi64x((long long)hi, (long long)lo);
@@ -97,7 +99,7 @@ fold_128(__m128i x, uint64_t lo, uint64_t hi, __m128i next)
 					   _mm_clmulepi64_si128(x, k, 0x11)), next);
 }
 
-static inline FOLD_TARGET __m512i
+static inline __m512i
 load_512(uint8_t **dst, const uint8_t *src, bool copy)
 {
 	__m512i v = _mm512_loadu_si512(src);
@@ -117,7 +119,7 @@ load_512(uint8_t **dst, const uint8_t *src, bool copy)
  * 16-byte blocks. The CRC from 0 of the 16 bytes left and the tail after
  * them is the buffer's.
  */
-static __rte_always_inline FOLD_TARGET uint32_t
+static __rte_always_inline uint32_t
 fold(uint8_t *dst, const uint8_t *src, size_t len, uint32_t crc, bool copy)
 {
 	const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x(FOLD_2048_HI, FOLD_2048_LO));
@@ -161,17 +163,19 @@ fold(uint8_t *dst, const uint8_t *src, size_t len, uint32_t crc, bool copy)
 	return dfi_crc32c_short(src, len, crc);
 }
 
-static FOLD_TARGET uint32_t
+static uint32_t
 fold_copy(uint8_t *dst, const uint8_t *src, size_t len, uint32_t crc)
 {
 	return fold(dst, src, len, crc, true);
 }
 
-static FOLD_TARGET uint32_t
+static uint32_t
 fold_only(const uint8_t *src, size_t len, uint32_t crc)
 {
 	return fold(NULL, src, len, crc, false);
 }
+
+#pragma GCC pop_options
 
 uint32_t
 dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
