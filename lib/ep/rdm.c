@@ -343,6 +343,14 @@ posted_append(struct rdm_rxq *q, struct rdm_rx *rx)
 	rx->posted = true;
 }
 
+/* Where the next message goes in rx: an FI_MULTI_RECV buffer's first unused
+ * byte, any other's start. */
+static inline size_t
+rx_next_off(const struct rdm_rx *rx)
+{
+	return (rx->flags & FI_MULTI_RECV) ? rx->used : 0;
+}
+
 /*
  * Gives a message of len bytes, arriving on ep, its place in rx: all of
  * it, or for FI_MULTI_RECV the next part of the buffer, whose completion
@@ -357,14 +365,14 @@ rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, s
 	if (!(rx->flags & FI_MULTI_RECV)) {
 		if (q->shared && rx_wants_comp(ep, rx) && dfi_cq_reserve(ep->rx_cq) != 0)
 			return false;
-		*off = 0;
+		*off = rx_next_off(rx);
 		*room = rx->cap;
 		posted_unlink(q, rx);
 		return true;
 	}
 	if (ep->rx_cq == NULL || dfi_cq_reserve(ep->rx_cq) != 0)
 		return false;
-	*off = rx->used;
+	*off = rx_next_off(rx);
 	*room = RTE_MIN((size_t)len, rx->cap - rx->used);
 	rx->used += *room;
 	rx->busy++;
@@ -553,8 +561,8 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	checked = !rdm_payload_unchecked(h, m);
 	if (!checked) {
 		/* one pass: the copy with its CRC, where the claim below puts it */
-		off = (rx->flags & FI_MULTI_RECV) ? rx->used : 0;
-		if (dfi_iov_scatter_crc(rx->iov, rx->iov_count, off, payload, len, UINT32_MAX) !=
+		if (dfi_iov_scatter_crc(rx->iov, rx->iov_count, rx_next_off(rx), payload, len,
+					UINT32_MAX) !=
 		    rte_be_to_cpu_32(h->pcrc)) {
 			*take = RDM_BAD;
 			return true;
