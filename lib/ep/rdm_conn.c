@@ -22,6 +22,7 @@
 #include <sys/random.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_hash_crc.h>
 
@@ -231,13 +232,41 @@ rdm_peer_watch(struct dfi_rdm *r, struct rdm_peer *p, bool on)
 
 /* -- integrity -- */
 
-static bool
-hcrc_ok(struct dfi_rdm_hdr *h)
-{
-	uint32_t want = rte_be_to_cpu_32(h->hcrc);
+#define HDR_WORDS	(sizeof(struct dfi_rdm_hdr) / sizeof(uint64_t))
+#define HDR_HCRC_WORD	(offsetof(struct dfi_rdm_hdr, hcrc) / sizeof(uint64_t))
 
-	h->hcrc = 0;
-	return dfi_crc32c(h, sizeof(*h), UINT32_MAX) == want;
+#if RTE_BYTE_ORDER != RTE_LITTLE_ENDIAN
+#error "a header's words are put together and read as little-endian"
+#endif
+
+/* CRC32C of a header given as its words in memory order, hcrc's bytes 0. */
+static inline uint32_t
+hdr_crc(const uint64_t q[HDR_WORDS])
+{
+	uint32_t crc = UINT32_MAX;
+	unsigned int i;
+
+	/* unrolled, the words stay in registers */
+#pragma GCC unroll 16
+	for (i = 0; i < HDR_WORDS; i++)
+		crc = dfi_crc32c_8(q[i], crc);
+	return crc;
+}
+
+/* The header's CRC is checked on its words as loaded: hcrc is left as it is
+ * rather than zeroed first, since a store of it would hold back the load of
+ * its word until the store reached the cache (a load wider than a store in
+ * flight is not forwarded from it). */
+static bool
+hcrc_ok(const struct dfi_rdm_hdr *h)
+{
+	uint64_t q[HDR_WORDS];
+	uint32_t want;
+
+	memcpy(q, h, sizeof(q));
+	want = rte_be_to_cpu_32((rte_be32_t)(q[HDR_HCRC_WORD] >> 32));
+	q[HDR_HCRC_WORD] &= UINT32_MAX;
+	return hdr_crc(q) == want;
 }
 
 /* The payload's CRC, when the packet carries one and it was not checked yet. */
@@ -255,6 +284,21 @@ pcrc_ok(struct rte_mbuf *m)
 
 /* -- building and sending packets -- */
 
+/* What a packet's header says besides its connection's state; fields left
+ * out are 0. */
+struct hdr_args {
+	uint8_t type;
+	uint16_t flags;		/* DFI_RDM_F_* */
+	uint32_t psn;
+	uint32_t msg_seq;
+	uint32_t offset;
+	uint32_t msg_len;
+	uint32_t pcrc;		/* the payload's, with CRCs on */
+	uint64_t tag;
+	uint64_t data;
+	uint64_t key;
+};
+
 static struct rte_mbuf *
 pkt_alloc(struct dfi_ep *ep, uint32_t payload, struct dfi_rdm_hdr **hdr)
 {
@@ -266,55 +310,64 @@ pkt_alloc(struct dfi_ep *ep, uint32_t payload, struct dfi_rdm_hdr **hdr)
 	return m;
 }
 
-static void
-hdr_fill(const struct dfi_rdm *r, struct rdm_peer *p, struct dfi_rdm_hdr *h, uint8_t type,
-	 uint16_t flags, uint32_t psn)
+/* Two 32-bit fields side by side, in wire order, as their word reads them. */
+static inline uint64_t
+be32_pair(uint32_t first, uint32_t second)
 {
-	/* every field written, none through memset(): gcc made that a `rep
-	 * stos`, whose start-up cost more than all these stores, once per packet */
-	h->version = p->version;
-	h->type = type;
-	h->flags = rte_cpu_to_be_16(flags);
-	h->psn = rte_cpu_to_be_32(psn);
-	h->src_inc = rte_cpu_to_be_32(r->inc);
-	h->dst_inc = rte_cpu_to_be_32(p->peer_inc);
-	h->ack = rte_cpu_to_be_32(p->rcv_nxt);
-	h->window = rte_cpu_to_be_16((uint16_t)r->window);
-	h->hdr_len = rte_cpu_to_be_16(sizeof(*h));
-	h->sack = rte_cpu_to_be_64(p->rcv_sack);
-	h->msg_seq = 0;
-	h->offset = 0;
-	/* a connection's two sides say what segments they take */
-	h->msg_len = type == DFI_PKT_RDM_CONN || type == DFI_PKT_RDM_ACCEPT ?
-		     rte_cpu_to_be_32(r->seg_max) : 0;
-	h->hcrc = 0;
-	h->tag = 0;
-	h->data = 0;
-	h->key = 0;
-	h->ts = rte_cpu_to_be_32((uint32_t)(r->now >> TS_SHIFT));
-	h->ts_echo = rte_cpu_to_be_32(p->ts_echo);
-	h->name_off = r->name_off;
-	h->reserved = 0;
-	if (p->echo_dup)
-		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_ECHO_DUP);
-	h->pcrc = rte_cpu_to_be_32(UINT32_MAX);	/* no payload */
+	return rte_cpu_to_be_32(first) | (uint64_t)rte_cpu_to_be_32(second) << 32;
 }
 
 /*
- * Seals a packet and stages it for the wire; the packet is consumed. With
- * CRCs on, pcrc (the payload's) is already in the header, which its own
- * CRC then covers.
+ * Writes h whole, after its payload, with its CRC. The words are put
+ * together in registers, the CRC taken from them and each stored once:
+ * fields stored one by one and the CRC's loads of them after, wider than
+ * those stores, made every send wait for its stores to reach the cache
+ * (bench_ep's 64 B RDM round trip, this and hcrc_ok() together: 372
+ * against 383 ns, means of five interleaved pairs).
  */
+static void
+hdr_write(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr *h,
+	  const struct hdr_args *a)
+{
+	uint16_t flags = a->flags | (p->echo_dup ? DFI_RDM_F_ECHO_DUP : 0) |
+			 (r->crc ? DFI_RDM_F_CRC : 0);
+	/* a connection's two sides say what segments they take */
+	uint32_t msg_len = a->type == DFI_PKT_RDM_CONN || a->type == DFI_PKT_RDM_ACCEPT ?
+			   r->seg_max : a->msg_len;
+	uint64_t q[HDR_WORDS];
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(sizeof(*h) != 88 || offsetof(struct dfi_rdm_hdr, psn) != 4 ||
+			 offsetof(struct dfi_rdm_hdr, window) != 20 ||
+			 offsetof(struct dfi_rdm_hdr, hcrc) != 44 ||
+			 offsetof(struct dfi_rdm_hdr, name_off) != 84);
+	q[0] = p->version | (uint64_t)a->type << 8 | (uint64_t)rte_cpu_to_be_16(flags) << 16 |
+	       (uint64_t)rte_cpu_to_be_32(a->psn) << 32;
+	q[1] = be32_pair(r->inc, p->peer_inc);
+	q[2] = rte_cpu_to_be_32(p->rcv_nxt) |
+	       (uint64_t)rte_cpu_to_be_16((uint16_t)r->window) << 32 |
+	       (uint64_t)rte_cpu_to_be_16(sizeof(*h)) << 48;
+	q[3] = rte_cpu_to_be_64(p->rcv_sack);
+	q[4] = be32_pair(a->msg_seq, a->offset);
+	q[5] = rte_cpu_to_be_32(msg_len);	/* hcrc 0 */
+	q[6] = rte_cpu_to_be_64(a->tag);
+	q[7] = rte_cpu_to_be_64(a->data);
+	q[8] = rte_cpu_to_be_64(a->key);
+	q[9] = be32_pair((uint32_t)(r->now >> TS_SHIFT), p->ts_echo);
+	q[10] = rte_cpu_to_be_32(r->crc ? a->pcrc : UINT32_MAX) | (uint64_t)r->name_off << 32;
+	if (r->crc)
+		q[HDR_HCRC_WORD] |= (uint64_t)rte_cpu_to_be_32(hdr_crc(q)) << 32;
+	/* word by word from the registers: one memcpy() of the array had it
+	 * stored on the stack and loaded back in pairs, the same wait */
+#pragma GCC unroll 16
+	for (i = 0; i < HDR_WORDS; i++)
+		memcpy((uint8_t *)h + i * sizeof(q[i]), &q[i], sizeof(q[i]));
+}
+
+/* Stages a sealed packet for the wire; the packet is consumed. */
 static void
 pkt_send(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *dst, struct rte_mbuf *m)
 {
-	struct dfi_rdm_hdr *h = rte_pktmbuf_mtod(m, struct dfi_rdm_hdr *);
-
-	if (r->crc) {
-		h->flags |= rte_cpu_to_be_16(DFI_RDM_F_CRC);
-		h->hcrc = 0;
-		h->hcrc = rte_cpu_to_be_32(dfi_crc32c(h, sizeof(*h), UINT32_MAX));
-	}
 	if (unlikely(dfi_sink_tx_room(&ep->sink) == 0))
 		dfi_sink_flush(&ep->sink);
 	if (unlikely(dfi_sink_send(&ep->sink, ep->encap, dst, m) != 0)) {
@@ -331,12 +384,13 @@ static void
 send_ctrl(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint8_t type,
 	  uint16_t flags, uint32_t psn)
 {
+	struct hdr_args a = { .type = type, .flags = flags, .psn = psn, .pcrc = UINT32_MAX };
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m = pkt_alloc(ep, 0, &h);
 
 	if (m == NULL)
 		return;
-	hdr_fill(r, p, h, type, flags, psn);
+	hdr_write(r, p, h, &a);
 	p->ack_owed = false;
 	p->ack_now = false;
 	p->rx_unacked = 0;
@@ -352,13 +406,13 @@ static void
 send_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint16_t flags)
 {
 	uint32_t mask = r->window - 1, i, bytes = p->nb_held != 0 ? r->window / 8 : 0;
+	struct hdr_args a = { .type = DFI_PKT_RDM_ACK, .flags = flags };
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m = pkt_alloc(ep, bytes, &h);
 	uint8_t *map;
 
 	if (m == NULL)
 		return;
-	hdr_fill(r, p, h, DFI_PKT_RDM_ACK, flags, 0);
 	map = (uint8_t *)(h + 1);
 	memset(map, 0, bytes);
 	for (i = 0; i + 1 < r->window && bytes > 0; i++) {
@@ -366,7 +420,8 @@ send_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint16_t flag
 			map[i / 8] |= (uint8_t)(1u << (i % 8));
 	}
 	if (r->crc)
-		h->pcrc = rte_cpu_to_be_32(dfi_crc32c(map, bytes, UINT32_MAX));
+		a.pcrc = dfi_crc32c(map, bytes, UINT32_MAX);
+	hdr_write(r, p, h, &a);
 	p->ack_owed = false;
 	p->ack_now = false;
 	p->rx_unacked = 0;
@@ -423,6 +478,8 @@ send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm
 	    uint32_t psn, bool ack_req)
 {
 	struct rdm_op *op = e->op;
+	struct hdr_args a = { .type = DFI_PKT_RDM_MSG, .psn = psn, .msg_seq = op->msg_seq,
+			      .msg_len = e->nb_ops };
 	struct dfi_rdm_rec rec;
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
@@ -443,12 +500,10 @@ send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm
 		dfi_iov_gather(w + sizeof(rec), op->iov, op->iov_count, 0, op->len);
 		w += sizeof(rec) + op->len;
 	}
-	hdr_fill(r, p, h, DFI_PKT_RDM_MSG, DFI_RDM_F_BUNDLE | (ack_req ? DFI_RDM_F_ACK_REQ : 0),
-		 psn);
-	h->msg_seq = rte_cpu_to_be_32(e->op->msg_seq);
-	h->msg_len = rte_cpu_to_be_32(e->nb_ops);
+	a.flags = DFI_RDM_F_BUNDLE | (ack_req ? DFI_RDM_F_ACK_REQ : 0);
 	if (r->crc)
-		h->pcrc = rte_cpu_to_be_32(dfi_crc32c(h + 1, e->len, UINT32_MAX));
+		a.pcrc = dfi_crc32c(h + 1, e->len, UINT32_MAX);
+	hdr_write(r, p, h, &a);
 	seq_out(ep, r, p, e, m);
 }
 
@@ -462,6 +517,7 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 {
 	struct rdm_txe *e = &p->txw[psn & (r->window - 1)];
 	struct rdm_op *op = e->op;
+	struct hdr_args a = { 0 };
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m;
 
@@ -473,22 +529,26 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 	if (unlikely(m == NULL))
 		return;	/* the timer sends it again */
 	ack_req |= e->offset + e->len == op->len && op_awaited(ep, op);
-	hdr_fill(r, p, h, op->type, op->pkt_flags | (ack_req ? DFI_RDM_F_ACK_REQ : 0), psn);
-	h->msg_seq = rte_cpu_to_be_32(op->msg_seq);
-	h->data = rte_cpu_to_be_64(op->data);
+	a.type = op->type;
+	a.flags = op->pkt_flags | (ack_req ? DFI_RDM_F_ACK_REQ : 0);
+	a.psn = psn;
+	a.msg_seq = op->msg_seq;
+	a.data = op->data;
+	a.pcrc = UINT32_MAX;	/* no payload */
 	if (op->type != DFI_PKT_RDM_DONE) {
-		h->offset = rte_cpu_to_be_32(e->offset);
-		h->msg_len = rte_cpu_to_be_32(op->rma_len);
-		h->tag = rte_cpu_to_be_64(op->tag);
-		h->key = rte_cpu_to_be_64(op->key);
+		a.offset = e->offset;
+		a.msg_len = op->rma_len;
+		a.tag = op->tag;
+		a.key = op->key;
 	}
 	if (rdm_type_has_payload(op->type)) {
 		if (r->crc)
-			h->pcrc = rte_cpu_to_be_32(dfi_iov_gather_crc(h + 1, op->iov, op->iov_count,
-								     e->offset, e->len, UINT32_MAX));
+			a.pcrc = dfi_iov_gather_crc(h + 1, op->iov, op->iov_count, e->offset,
+						    e->len, UINT32_MAX);
 		else
 			dfi_iov_gather(h + 1, op->iov, op->iov_count, e->offset, e->len);
 	}
+	hdr_write(r, p, h, &a);
 	seq_out(ep, r, p, e, m);
 }
 
