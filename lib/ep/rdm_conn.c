@@ -624,6 +624,16 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	return true;
 }
 
+/* Sends what the window and the port allow. The last look, which mostly
+ * finds nothing left to send, is made without the call: with it a 64-byte
+ * round trip took 45 more instructions a hop (callgrind, bench_ep). */
+static inline void
+send_news(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	while (p->seg_op != NULL && send_new(ep, r, p))
+		;
+}
+
 static void
 send_retx(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 	  enum rdm_retx_cause cause, bool ack_req)
@@ -1247,8 +1257,8 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 	 * waits for the end of the burst, when its ack covers them; with
 	 * FI_MORE, for the next post or progress call, which bundles what
 	 * waits */
-	while (!r->in_rx && !(op->flags & FI_MORE) && send_new(ep, r, p))
-		;
+	if (!r->in_rx && !(op->flags & FI_MORE))
+		send_news(ep, r, p);
 	peer_activate(r, p);
 }
 
@@ -1500,8 +1510,7 @@ rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
 	}
 	while ((p = *pp) != NULL) {
 		if (peer_timers(ep, r, p)) {
-			while (send_new(ep, r, p))
-				;
+			send_news(ep, r, p);
 			/* an ack owed since an earlier call goes now, and so does one a
 			 * sender waits on, a stream's or a gap's; the others wait a call
 			 * for the application's answer to carry them */
