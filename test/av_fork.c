@@ -110,7 +110,7 @@ static bool
 side_wait(struct side *s, void *ctx)
 {
 	struct fi_cq_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct timespec t0;
 	ssize_t ret;
 

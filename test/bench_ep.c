@@ -517,7 +517,7 @@ fab_stream(struct side *a, struct side *b, size_t len, bool batched, uint64_t by
 	   uint8_t *tx, uint8_t *rx)
 {
 	struct fi_context rx_ctx[STREAM_SLOTS], tx_ctx[STREAM_SLOTS];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_cq_msg_entry e[STREAM_SLOTS];
 	double bps;
 	uint64_t sent = 0, got = 0, want = RTE_MAX(bytes / len, (uint64_t)STREAM_SLOTS);

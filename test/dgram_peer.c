@@ -101,7 +101,7 @@ static void
 serve(struct peer *p)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint32_t echoed = 0, polls = 0;
 	fi_addr_t src;
 	bool first = true, verified = true, source_ok = true;
@@ -186,7 +186,7 @@ static int
 ping(struct peer *p, size_t size, bool inject)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	int tries;
 	ssize_t n;
 
@@ -244,7 +244,7 @@ static ssize_t
 send_until(struct peer *p, bool want_down, int ms)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t deadline = peer_now_ms() + (uint64_t)ms;
 	ssize_t n;
 
@@ -263,7 +263,7 @@ static void
 drive_link(struct peer *p)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t end;
 	int refused = 0, accepted = 0;
 	ssize_t n;
@@ -305,7 +305,7 @@ static ssize_t
 flap_step(struct peer *p, uint64_t *echoes)
 {
 	struct fi_cq_tagged_entry e[16];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	ssize_t n, sent, i;
 
 	sent = p->server ? 0 : fi_send(p->ep, tx_buf, FLAP_SIZE, NULL, p->peer_addr, &tx_ctx);
@@ -400,7 +400,7 @@ static void
 drive(struct peer *p)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t deadline;
 	int retries = 0, r, hello = 0;
 	size_t size, bad_size = 0;

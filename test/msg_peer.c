@@ -158,7 +158,7 @@ ep_close(struct side *s)
 static struct fi_info *
 next_request(struct side *s, const char *data)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct cm_event ev;
 	uint32_t event = 0;
 	ssize_t ret;
@@ -177,7 +177,7 @@ next_request(struct side *s, const char *data)
 static bool
 connected(struct side *s, const char *data)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct cm_event ev;
 	uint32_t event = 0;
 	ssize_t ret = eq_wait(s, &event, &ev, &err, WAIT_MS);
@@ -195,7 +195,7 @@ connected(struct side *s, const char *data)
 static int
 transfer(struct side *s, size_t len, uint32_t seed)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_context rctx, sctx;
 	int ret;
 
@@ -246,7 +246,7 @@ server_accept(struct side *s, const char *req_data, const char *data)
 static bool
 server_shutdown(struct side *s)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct cm_event ev;
 	uint32_t event = 0;
 	ssize_t ret = eq_wait(s, &event, &ev, &err, WAIT_MS);
@@ -319,7 +319,7 @@ exchange_server(struct side *s, int cycles)
 static int
 exchange_client(struct side *s, const char *name, int cycles)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct cm_event ev;
 	char data[32] = { 0 };
 	uint64_t t0;
@@ -393,8 +393,8 @@ kill_server(struct side *s)
 static int
 kill_client(struct side *s, const char *name, bool idle)
 {
-	struct fi_eq_err_entry err;
-	struct fi_cq_err_entry cerr;
+	struct fi_eq_err_entry err = { 0 };
+	struct fi_cq_err_entry cerr = { 0 };
 	struct fi_cq_entry e;
 	struct cm_event ev;
 	uint64_t sent = 0, t0 = 0;

@@ -277,7 +277,7 @@ static void
 serve(struct peer *p)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_dpdk_ep_stats st;
 	uint64_t next = 0, bad = 0, first_bad = UINT64_MAX, expected = 0;
 	uint64_t t0 = peer_now_ms();
@@ -416,7 +416,7 @@ stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 {
 	bool watch = strcmp(o.mode, "sleep") == 0;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t done = 0, next = seq;
 	struct tx_slot *s;
 	ssize_t n;
@@ -533,7 +533,7 @@ static ssize_t
 pingpong_wait(struct peer *p, struct fi_context *rx, struct fi_context *tx, uint64_t seq)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	ssize_t len = rx != NULL ? -1 : 0, n;
 
 	while (len < 0 || tx != NULL) {
@@ -677,7 +677,7 @@ serve_order(struct peer *p)
 	size_t size = (size_t)o.count * ORDER_SLICE;
 	uint8_t *region = calloc(1, size);
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_dpdk_ep_stats st;
 	uint64_t next = 0, seq, early = 0, misordered = 0, done = 0;
 	struct fid_mr *mr = NULL;
@@ -749,7 +749,7 @@ drive_order(struct peer *p)
 		struct fi_context ctx[3];
 	} *slot = calloc(ORDER_SLOTS, sizeof(*slot));
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_dpdk_ep_stats st;
 	uint64_t next = 0, done = 0, stale = 0, failed = 0, off;
 	struct order_slot *t;
@@ -876,7 +876,7 @@ drive_rma(struct peer *p)
 	struct { uint8_t *buf; uint64_t seq; bool busy; struct fi_context ctx; } slot[RMA_SLOTS];
 	uint8_t *image = calloc(1, RMA_REGION);
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_dpdk_ep_stats st;
 	uint64_t next = 0, done = 0, bad = 0, refused = 0, t0;
 	struct rma_op op;
@@ -960,7 +960,7 @@ static int
 drain(struct peer *p, int *first_err)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct tx_slot *s;
 	int i, busy = 0, failed = 0;
 	ssize_t n;

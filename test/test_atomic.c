@@ -450,7 +450,7 @@ run(struct atomic_args *x)
 {
 	uint64_t ok = fi_cntr_read(a.tx_cntr), err = fi_cntr_readerr(a.tx_cntr);
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	int ctx;
 	ssize_t ret;
 
@@ -720,7 +720,7 @@ test_endpoint_rights(void)
 	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_DATA, .size = 64 };
 	struct test_domain wo = td;
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	struct test_node c;
 	struct fid_cq *others[2];
 	struct fid_mr *mr;
@@ -845,7 +845,7 @@ test_events_and_data(void)
 		.rma_iov_count = 1, .datatype = FI_UINT64, .op = FI_SUM, .data = 0xda7a,
 	};
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	struct fid_cntr *wc, *rc;
 	struct fid_mr *mr;
 
@@ -903,7 +903,7 @@ test_pipelined(void)
 {
 	uint64_t one = 1, res[200];
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	struct fid_mr *mr;
 	int i, got = 0;
 
@@ -952,7 +952,7 @@ test_target_cpu_atomics(void)
 	uint64_t *counter = (uint64_t *)(void *)region(), one = 1;
 	uint64_t *res = calloc(REMOTE_ADDS, sizeof(*res));
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	struct fid_mr *mr;
 	pthread_t th;
 	int i, posted = 0, got = 0;
@@ -1016,7 +1016,7 @@ static int
 chaos_progress(struct chaos_node *c, struct test_node *t)
 {
 	struct fi_cq_data_entry e[16];
-	struct fi_cq_err_entry ee;
+	struct fi_cq_err_entry ee = { 0 };
 	ssize_t ret;
 
 	fi_cq_read(t->cq, NULL, 0);

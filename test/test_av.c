@@ -130,7 +130,7 @@ static void
 expect_av_events(struct fid_eq *eq, struct fid_av *av, void *ctx, const uint64_t *idx,
 		 const int *errs, size_t nerr, uint64_t inserted)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct fi_eq_entry entry;
 	uint32_t event;
 	size_t i;

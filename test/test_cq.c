@@ -155,7 +155,7 @@ test_cntr_wait_progress(void)
 	uint64_t sent = fi_cntr_read(a.tx_cntr);
 	uint64_t got = fi_cntr_read(b.rx_cntr), errs = fi_cntr_readerr(b.rx_cntr);
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	char buf[64], small[2];
 
 	/* the wait itself progresses b: nothing else reads b meanwhile */
@@ -299,7 +299,7 @@ test_signal_keeps_data(void)
 static void
 test_readerr_progresses(void)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	char small[4];
 
 	/* the truncated datagram waits in b's port: no read of b happened */
@@ -320,7 +320,7 @@ static void
 test_error_entry_and_strerror(void)
 {
 	char small[2], data[8], text[64];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	const char *s;
 
 	a_to_b(5, small, sizeof(small), small);
@@ -435,7 +435,7 @@ cancel_check(enum fi_ep_type type)
 	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 4 };
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP };
 	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_cq_entry e;
 	struct test_domain d;
 	struct fid_av *lav;

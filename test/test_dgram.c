@@ -180,7 +180,7 @@ static void
 test_truncation(void)
 {
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	char small[4];
 	fi_addr_t src;
 
@@ -202,7 +202,7 @@ test_truncation(void)
 static void
 test_cancel(void)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_cq_data_entry e;
 	char buf[8];
 	int ctx1, ctx2;
@@ -491,7 +491,7 @@ lo_send(void *arg)
 static int
 lo_receiver_round(uint8_t *name, size_t *len, int nb)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct test_domain dr;
 	struct fid_av *avr;
 	struct fid_cq *cqr;

@@ -299,7 +299,7 @@ test_errors_past_size(void)
 	struct fid_eq *eq = eq_open(FI_WAIT_FD, 2, FI_WRITE);
 	struct fi_av_attr attr = { .type = FI_AV_TABLE, .flags = FI_EVENT };
 	struct sockaddr_in bad[4];
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct fi_eq_entry e;
 	struct fid_av *av;
 	char err_buf[16], str[64];
@@ -347,7 +347,7 @@ static void
 test_readerr_bad_input(void)
 {
 	struct fid_eq *eq = eq_open(FI_WAIT_NONE, 4, 0);
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 
 	CU_ASSERT_EQUAL(fi_eq_readerr(eq, NULL, 0), -FI_EINVAL);
 	CU_ASSERT_EQUAL(fi_eq_readerr(eq, &err, FI_SEND), -FI_EBADFLAGS);
@@ -366,7 +366,7 @@ test_readerr_before_1_5(void)
 	size_t n = offsetof(struct fi_eq_err_entry, err_data_size);
 	struct fid_fabric *fab = NULL;
 	struct fid_domain *dom = NULL;
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct sockaddr_in bad;
 	struct fid_eq *eq = NULL;
 	struct fid_av *av = NULL;

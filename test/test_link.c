@@ -155,7 +155,7 @@ test_never_up(void)
 {
 	struct fi_context ctx[4];
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct timespec t0;
 	struct side s;
 	fi_addr_t peer = FI_ADDR_NOTAVAIL;
@@ -216,7 +216,7 @@ test_never_up(void)
 static void
 test_error_waits_for_room(void)
 {
-	struct fi_cq_err_entry err[2];
+	struct fi_cq_err_entry err[2] = { { 0 } };
 	struct fi_cq_tagged_entry e;
 	struct fi_context ctx;
 	struct timespec t0;
@@ -280,7 +280,7 @@ static void
 test_unanswered_arp(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_context ctx;
 	struct timespec t0;
 	struct side a, b;
@@ -510,7 +510,7 @@ msg_len(int i)
 static int
 poll_both(struct side *a, struct side *b, struct fi_cq_tagged_entry *e)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	ssize_t n;
 
 	fi_cq_read(a->cq, NULL, 0);

@@ -506,7 +506,7 @@ test_accept_refusals(void)
 static void
 test_reject(void)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	uint8_t big[CM_MAX + 1] = { 0 };
 	char data[16];
 	struct fid_pep *pep = NULL;
@@ -555,7 +555,7 @@ test_reject(void)
 static void
 test_nobody_listens(void)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct sockaddr_in sin;
 	size_t len = sizeof(sin);
 	struct side cli, idle;
@@ -586,7 +586,7 @@ test_backlog(void)
 {
 	struct side cli[BACKLOG + 2];
 	struct fi_info *reqs[BACKLOG + 2];
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct sockaddr_in sin;
 	size_t len = sizeof(sin);
 	int i, n_req = 0, n_refused = 0, n_timed_out = 0;
@@ -655,7 +655,7 @@ test_close_unread(void)
 static void
 test_stale_request(void)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	struct sockaddr_in cli_sin;
 	size_t len = sizeof(cli_sin);
 	struct fid_pep *pep = NULL;
@@ -718,7 +718,7 @@ static void
 test_data(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fid_pep *pep;
 	struct side cli, srv;
 	char out[2048], in[2048];
@@ -795,7 +795,7 @@ test_shared_rx(void)
 {
 	struct side cli[2], srv[2];
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	char out[2][100], in[2][100];
 	struct fid_pep *pep;
 	int ctx_s;
@@ -841,7 +841,7 @@ static void
 test_completions(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct iovec iov;
 	struct fi_msg msg = { .msg_iov = &iov, .iov_count = 1 };
 	struct fid_pep *pep;
@@ -884,7 +884,7 @@ static void
 test_rma(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	static uint8_t region[4096], src[512], dst[512];
 	struct fid_mr *mr;
 	struct fid_pep *pep;
@@ -927,7 +927,7 @@ static void
 test_atomic(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	static uint64_t region[8];
 	uint64_t add = 3, bits = 0x100, old = 0, cmp = 11, swap = 100, key, base, before;
 	struct fid_mr *mr;
@@ -1029,7 +1029,7 @@ static void
 test_cycles(void)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fid_pep *pep;
 	struct side cli, srv;
 	struct cm_event ev;

@@ -128,7 +128,7 @@ wait_one(struct test_node *n, struct fi_cq_tagged_entry *e, fi_addr_t *src,
 static ssize_t
 wait_ctx(struct test_node *n, void *ctx, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	ssize_t ret;
 
 	do {
@@ -230,7 +230,7 @@ test_peek_claim_discard(void)
 	struct fi_msg_tagged m = { 0 };
 	struct fi_context s1, s2, s3, peek, claim, r, r2;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct iovec iov = { .iov_base = in, .iov_len = 4096 };
 	uint8_t small[8];
 
@@ -332,7 +332,7 @@ test_data_and_inject(void)
 {
 	struct fi_context r, s;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t sent = fi_cntr_read(a.tx_cntr);
 	size_t inject = td.info->tx_attr->inject_size;
 
@@ -377,7 +377,7 @@ test_completion_semantics(void)
 	struct iovec iov = { .iov_base = out, .iov_len = 500 };
 	struct fi_context s, r;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 
 	m.msg_iov = &iov;
 	m.iov_count = 1;
@@ -410,7 +410,7 @@ test_multi_recv(void)
 	struct iovec iov = { .iov_base = in, .iov_len = 1024 };
 	struct fi_context mr, r, s[4];
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	int i, got = 0, released = 0;
 
 	CU_ASSERT_EQUAL(fi_setopt(&b.ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV, &min,
@@ -453,7 +453,7 @@ test_cancel_and_truncation(void)
 {
 	struct fi_context r, s, nothing;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 
 	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 64, NULL, FI_ADDR_UNSPEC, &r), 0);
 	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &r), 0);
@@ -494,7 +494,7 @@ test_posted_order(void)
 {
 	struct fi_context r[5], s[3];
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint8_t bufs[5][16];
 	int i;
 
@@ -561,7 +561,7 @@ test_large_unexpected(void)
 	struct iovec iov = { .iov_base = in, .iov_len = BIG };
 	struct fi_context s, peek, r;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	size_t len = 2 << 20;
 
 	/* too large to buffer: its sender is held back (RNR) until a receive comes,
@@ -634,7 +634,7 @@ test_bundles(void)
 	struct fi_msg_tagged m = { .msg_iov = &iov, .iov_count = 1 };
 	struct fi_dpdk_ep_stats before, after;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_context s[BUNDLE_EVERY], r;
 	unsigned int i, bad = 0, off = 0, sent = 0;
 	uint64_t flags;
@@ -698,7 +698,7 @@ test_peer_close(void)
 	struct iovec iov = { .iov_base = out, .iov_len = 100 };
 	struct fi_context s, r;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint64_t closed = peers_closed(&a);
 
 	/* connected, then a message that waits on c's receive, which never comes */

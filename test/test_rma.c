@@ -207,7 +207,7 @@ check_op(enum op op, size_t region_len, int64_t off, size_t len, uint64_t key, b
 {
 	uint64_t werr = fi_cntr_readerr(a.tx_cntr), wok = fi_cntr_read(a.tx_cntr);
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint8_t *expect = malloc(region_len + 1);
 	int ctx;
 	ssize_t ret;
@@ -445,7 +445,7 @@ static void
 test_close_under_write(void)
 {
 	struct fi_cq_data_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fid_mr *mr;
 	int ctx, i;
 

@@ -100,7 +100,7 @@ suite_clean(void)
 static ssize_t
 wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_dpdk_ep_stats st;
 	fi_addr_t ignored;
 	ssize_t ret;
@@ -463,7 +463,7 @@ thr_run(void *arg)
 {
 	struct thr *t = arg;
 	struct fi_cq_tagged_entry e[16];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	uint8_t want[THR_LEN];
 	uint64_t posted = 0, done = t->rx_only ? t->n : 0, slot, seq, next = 0;
 	struct timespec t0;
@@ -668,7 +668,7 @@ split_reap(void *arg)
 {
 	struct split_cq *c = arg;
 	struct fi_cq_tagged_entry e[16];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct timespec t0;
 	uint64_t ctx;
 	ssize_t k, i;

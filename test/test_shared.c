@@ -181,7 +181,7 @@ static ssize_t
 wait_one(struct fid_cq *cq, struct fi_cq_tagged_entry *e, fi_addr_t *src)
 {
 	struct fid_cq *others[] = { s1.cq, s2.cq, a.cq, b.cq };	/* a is closed for a while */
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	fi_addr_t ignored;
 
 	return test_cq_wait_from(cq, e, src != NULL ? src : &ignored, &err, others,
@@ -485,7 +485,7 @@ test_tagged(void)
 static void
 test_stx_size(void)
 {
-	uint8_t tx[STX_SIZE + 1][MSG_LEN], rx[MSG_LEN];
+	uint8_t tx[STX_SIZE + 1][MSG_LEN] = { { 0 } }, rx[MSG_LEN];
 	struct fi_cq_tagged_entry e;
 	int i, done;
 

@@ -149,7 +149,7 @@ static void
 assert_quiet(struct test_node *n)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 
 	CU_ASSERT_EQUAL(next_comp(n, &e, &err, QUIET_MS), -FI_EAGAIN);
 }
@@ -159,7 +159,7 @@ static uint64_t
 expect_comp(struct test_node *n, void *ctx)
 {
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 
 	memset(&e, 0, sizeof(e));
 	CU_ASSERT_EQUAL_FATAL(next_comp(n, &e, &err, TIMEOUT_MS), 1);
@@ -364,7 +364,7 @@ test_chained_on_completion_counter(void)
 	struct fi_triggered_context tc;
 	struct fi_context rq, ra, sq;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	char in_b[16] = { 0 }, in_a[16] = { 0 };
 	uint64_t received = fi_cntr_read(b.rx_cntr);
 	int i, seen = 0;
@@ -420,7 +420,7 @@ test_triggered_receive_and_cancel(void)
 {
 	struct fi_triggered_context tc, tc2;
 	struct fi_cq_tagged_entry e;
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	struct fi_context sctx;
 	uint64_t v = 0x5151, in = 0;
 

@@ -208,7 +208,7 @@ fab_send(const uint8_t *buf, size_t size)
 static int
 fab_report_error(const char *what)
 {
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 
 	memset(&err, 0, sizeof(err));
 	fi_cq_readerr(fab.cq, &err, 0);
@@ -252,7 +252,7 @@ fab_wait_rx(uint64_t timeout, int *slot)
 static int
 fab_cm_wait(uint32_t want, struct fi_eq_cm_entry *entry, int timeout_s)
 {
-	struct fi_eq_err_entry err;
+	struct fi_eq_err_entry err = { 0 };
 	uint32_t event = 0;
 	ssize_t ret;
 
@@ -516,7 +516,7 @@ static void
 fab_drain(void)
 {
 	struct fi_cq_msg_entry e[8];
-	struct fi_cq_err_entry err;
+	struct fi_cq_err_entry err = { 0 };
 	ssize_t n;
 
 	do {
