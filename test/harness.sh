@@ -24,7 +24,9 @@
 #   wire_mktemp                      # a directory removed on exit
 #   wire_on_exit 'COMMAND'           # one more thing to undo on exit
 #
-# Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP.
+# Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP; its
+# interfaces' MTUs, when set: WIRE_VETH_MTU_SERVER, WIRE_VETH_MTU_CLIENT;
+# more af_packet device arguments: WIRE_AF_PACKET_ARGS.
 #
 # Cleanup accumulates: sourcing this file sets the one EXIT trap, which runs
 # every command given to wire_on_exit, last first. A script that sources it
@@ -122,6 +124,11 @@ wire_available() {
 	esac
 }
 
+# wire_veth_mtu NS IFNAME [MTU]: the interface's MTU, when one is given
+wire_veth_mtu() {
+	[ -z "$3" ] || ip -n "$1" link set "$2" mtu "$3"
+}
+
 wire_setup() {
 	WIRE=$1
 	case $WIRE in
@@ -139,7 +146,9 @@ wire_setup() {
 			ip -n "$WIRE_NS_S" addr add "$WIRE_SERVER_IP/24" dev dfis0 &&
 			ip -n "$WIRE_NS_C" addr add "$WIRE_CLIENT_IP/24" dev dfic0 &&
 			ip -n "$WIRE_NS_S" link set dfis0 up && ip -n "$WIRE_NS_C" link set dfic0 up &&
-			ip -n "$WIRE_NS_S" link set lo up && ip -n "$WIRE_NS_C" link set lo up ||
+			ip -n "$WIRE_NS_S" link set lo up && ip -n "$WIRE_NS_C" link set lo up &&
+			wire_veth_mtu "$WIRE_NS_S" dfis0 "${WIRE_VETH_MTU_SERVER:-}" &&
+			wire_veth_mtu "$WIRE_NS_C" dfic0 "${WIRE_VETH_MTU_CLIENT:-}" ||
 			{ echo "harness: cannot build the veth wire" >&2; return 1; }
 		;;
 	*)
@@ -166,10 +175,13 @@ wire_eal() {
 		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
 			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac,bsize=$bsize${rsize:+,rsize=$rsize}" ;;
 	veth)
+		# WIRE_AF_PACKET_ARGS: more device arguments (framesz=... for
+		# the ring slots a jumbo MTU needs, WIRE_VETH_MTU_SERVER and
+		# WIRE_VETH_MTU_CLIENT)
 		local ifname=dfis0
 		[ "$side" = client ] && ifname=dfic0
 		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
-			"--vdev=net_af_packet0,iface=$ifname" ;;
+			"--vdev=net_af_packet0,iface=$ifname${WIRE_AF_PACKET_ARGS:+,$WIRE_AF_PACKET_ARGS}" ;;
 	esac
 }
 

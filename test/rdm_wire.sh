@@ -13,7 +13,8 @@
 # reordering, checked byte for byte at both ends; RMA writes, reads and
 # messages posted together, which must stay in order (read after write, send
 # after write, send after send) through loss, duplication and reordering, on
-# memif and veth; and checked ping-pongs of
+# memif and veth; over veth interfaces of 9000 bytes, in jumbo packets, and
+# between a 9000-byte and a 1500-byte interface; and checked ping-pongs of
 # 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
 # duplication, reordering and corruption each way, where no packet after a
 # lost one reveals it and no live peer may be given up. Prints a table of
@@ -97,6 +98,23 @@ done
 if wire_available veth; then
 	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
 	run order-veth veth "seed=19,drop=0.03,dup=0.02,reorder=0.1" -m order -n 3000 -f
+	# interfaces of 9000 bytes with ring slots to match (fi_dpdk(7), Sizes):
+	# an 8000-byte message goes in one packet, and in six to a peer whose
+	# interface takes 1500; a stream of every size through the faults in
+	# jumbo packets
+	jumbo="framesz=9216,blocksz=36864"
+	WIRE_AF_PACKET_ARGS=$jumbo WIRE_VETH_MTU_SERVER=9000 WIRE_VETH_MTU_CLIENT=9000 \
+		run jumbo-veth veth "" -m pingpong -z 8000 -n 2000
+	WIRE_AF_PACKET_ARGS=$jumbo WIRE_VETH_MTU_SERVER=9000 \
+		run mixed-veth veth "" -m pingpong -z 8000 -n 2000
+	WIRE_AF_PACKET_ARGS=$jumbo WIRE_VETH_MTU_SERVER=9000 WIRE_VETH_MTU_CLIENT=9000 \
+		run chaos-jumbo veth "seed=24,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
+	sent=$(figure client "$tmp/jumbo-veth.client" 'packets sent [0-9]+')
+	check "jumbo-veth: one packet per 8000-byte message (${sent:-no} for 2000 round trips)" \
+		test "${sent:-0}" -gt 0 -a "${sent:-0}" -lt 5000
+	sent=$(figure client "$tmp/mixed-veth.client" 'packets sent [0-9]+')
+	check "mixed-veth: six against a 1500-byte interface (${sent:-no} packets)" \
+		test "${sent:-0}" -ge 12000
 else
 	check "veth wire (needs root and ip netns)" false
 fi

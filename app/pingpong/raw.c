@@ -9,6 +9,7 @@
  * copies the payload out. What the provider adds to this is its cost.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #define RAW_ETHER_TYPE	0x88b6	/* local experimental, not the provider's */
 #define RAW_BURST	32
 #define RAW_TIMEOUT_MS	1000
+#define RAW_JUMBO_ROOM	16384	/* a buffer's data room where the default is too small */
 
 static uint16_t raw_port;
 static struct rte_mempool *raw_pool;
@@ -53,6 +55,17 @@ raw_setup(const struct pp_opts *o)
 	ret = ret ? ret : rte_eth_dev_adjust_nb_rx_tx_desc(raw_port, &nb_rxd, &nb_txd);
 	ret = ret ? ret : rte_eth_rx_queue_setup(raw_port, 0, nb_rxd, SOCKET_ID_ANY, NULL,
 						 raw_pool);
+	if (ret == -ENOMEM) {
+		/* af_packet with ring slots for jumbo frames copies whole slots */
+		fprintf(stderr, "fi_dpdk_pingpong: raw: the port wants buffers of more than "
+			"%u bytes; %u then\n", RTE_MBUF_DEFAULT_DATAROOM, RAW_JUMBO_ROOM);
+		rte_mempool_free(raw_pool);
+		raw_pool = rte_pktmbuf_pool_create("pp_raw_jumbo", 8191, 256, 0,
+						   RTE_PKTMBUF_HEADROOM + RAW_JUMBO_ROOM,
+						   SOCKET_ID_ANY);
+		ret = raw_pool == NULL ? -ENOMEM :
+		      rte_eth_rx_queue_setup(raw_port, 0, nb_rxd, SOCKET_ID_ANY, NULL, raw_pool);
+	}
 	ret = ret ? ret : rte_eth_tx_queue_setup(raw_port, 0, nb_txd, SOCKET_ID_ANY, NULL);
 	ret = ret ? ret : rte_eth_dev_start(raw_port);
 	ret = ret ? ret : rte_eth_macaddr_get(raw_port, &raw_mac);

@@ -5,16 +5,14 @@
 /* net_memif ports: their role and ring buffer size, read from their device
  * arguments, and a client's start that keeps memif's refusals quiet. */
 
-#include <stdlib.h>
 #include <string.h>
 
-#include <rte_dev.h>
-#include <rte_devargs.h>
 #include <rte_ethdev.h>
-#include <rte_kvargs.h>
 #include <rte_log.h>
 
+#include "devargs.h"
 #include "memif.h"
+#include "wire.h"
 
 /* drivers/net/memif/rte_eth_memif.h */
 #define MEMIF_DRIVER		"net_memif"
@@ -34,50 +32,17 @@ role_is_client(const char *key __rte_unused, const char *value, void *arg)
 bool
 dfi_memif_is(uint16_t port_id)
 {
-	struct rte_eth_dev_info info;
-
-	return rte_eth_dev_info_get(port_id, &info) == 0 && info.driver_name != NULL &&
-	       strcmp(info.driver_name, MEMIF_DRIVER) == 0;
-}
-
-static int
-bsize_of(const char *key __rte_unused, const char *value, void *arg)
-{
-	unsigned long v = strtoul(value, NULL, 10);
-
-	if (v > 0 && v <= UINT16_MAX)
-		*(uint16_t *)arg = (uint16_t)v;
-	return 0;
-}
-
-/* Calls handler on key's value in the port's device arguments, if any. */
-static void
-devarg(uint16_t port_id, const char *key, arg_handler_t handler, void *arg)
-{
-	struct rte_eth_dev_info info;
-	const struct rte_devargs *da;
-	struct rte_kvargs *kv;
-
-	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.device == NULL)
-		return;
-	da = rte_dev_devargs(info.device);
-	if (da == NULL || da->args == NULL || da->args[0] == '\0')
-		return;
-	kv = rte_kvargs_parse(da->args, NULL);
-	if (kv == NULL)
-		return;
-	rte_kvargs_process(kv, key, handler, arg);
-	rte_kvargs_free(kv);
+	return dfi_driver_is(port_id, MEMIF_DRIVER);
 }
 
 uint16_t
 dfi_memif_mtu(uint16_t port_id)
 {
-	uint16_t bsize = MEMIF_BSIZE_DEFAULT;
+	uint32_t bsize = MEMIF_BSIZE_DEFAULT;
 
-	devarg(port_id, MEMIF_BSIZE_ARG, bsize_of, &bsize);
+	dfi_devarg(port_id, MEMIF_BSIZE_ARG, dfi_devarg_u32, &bsize);
 	return bsize > RTE_ETHER_HDR_LEN ?
-	       (uint16_t)RTE_MIN(bsize - RTE_ETHER_HDR_LEN, DFI_MEMIF_JUMBO_MTU) : 0;
+	       (uint16_t)RTE_MIN(bsize - RTE_ETHER_HDR_LEN, (uint32_t)DFI_JUMBO_MTU) : 0;
 }
 
 bool
@@ -87,7 +52,7 @@ dfi_memif_is_client(uint16_t port_id)
 
 	if (!dfi_memif_is(port_id))
 		return false;
-	devarg(port_id, MEMIF_ROLE_ARG, role_is_client, &client);
+	dfi_devarg(port_id, MEMIF_ROLE_ARG, role_is_client, &client);
 	return client;
 }
 

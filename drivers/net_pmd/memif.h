@@ -15,21 +15,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/**
- * The largest IPv4 packet the provider sends over memif to a peer that takes
- * it. memif has no MTU, and reports Ethernet's 1518-byte frame all the same;
- * a jumbo packet costs the protocol, the PMD and the receiver what a
- * 1500-byte one does, for six times the data.
- */
-#define DFI_MEMIF_JUMBO_MTU	9000
-
 /** @return true when the port is a net_memif port. */
 bool dfi_memif_is(uint16_t port_id);
 
 /**
  * @return the largest IPv4 packet the port carries in one of its ring
  *   buffers (its "bsize" less an Ethernet header: 2034 bytes by memif's
- *   default), at most DFI_MEMIF_JUMBO_MTU. A longer frame would take a chain
+ *   default), at most DFI_JUMBO_MTU (wire.h). A longer frame would take a chain
  *   of buffers, which DPDK 22.11's memif breaks: a chain that finds the ring
  *   full leaves its first buffer flagged as continued, and the next frame
  *   written there is glued to the one after it.

@@ -21,6 +21,7 @@
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 
+#include "af_packet.h"
 #include "dfi.h"
 #include "memif.h"
 #include "net_log.h"
@@ -204,8 +205,6 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	/* max_mtu is a generic default on vdevs; the frame limit is real. */
 	limit = info.max_rx_pktlen - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	port->mtu = limit < mtu ? (uint16_t)limit : mtu;
-	port->jumbo_mtu = dfi_memif_is(port->port_id) ?
-			  RTE_MAX(dfi_memif_mtu(port->port_id), port->mtu) : port->mtu;
 	port->max_queues = RTE_MAX(RTE_MIN(info.max_rx_queues, info.max_tx_queues), 1);
 	port->socket_id = port_numa_node(port->port_id);
 	port->has_fcs = info.device != NULL && rte_dev_bus(info.device) != NULL &&
@@ -214,6 +213,13 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	port->ifname[0] = '\0';
 	if (info.if_index != 0 && if_indextoname(info.if_index, port->ifname) == NULL)
 		port->ifname[0] = '\0';
+	/* larger packets where the PMD's buffers or the kernel interface take
+	 * them: a reliable endpoint agrees on them with each peer */
+	port->jumbo_mtu = port->mtu;
+	if (dfi_memif_is(port->port_id))
+		port->jumbo_mtu = RTE_MAX(dfi_memif_mtu(port->port_id), port->mtu);
+	else if (dfi_af_packet_is(port->port_id) && dfi_af_packet_rings_ok(port->port_id))
+		port->jumbo_mtu = RTE_MAX(dfi_af_packet_mtu(port->port_id, port->ifname), port->mtu);
 
 	port->gateway = 0;
 	if (port->ifname[0] != '\0' &&

@@ -34,8 +34,9 @@ struct dfi_port {
 	uint16_t port_id;
 	uint16_t mtu;		/* largest IPv4 packet the port carries */
 	uint16_t jumbo_mtu;	/* largest one it carries to and from a peer that takes
-				 * it: the MTU, or more on a PMD that carries any frame
-				 * (memif: DFI_MEMIF_JUMBO_MTU) */
+				 * it: the MTU, or more where the PMD or the kernel
+				 * interface says so (memif's ring buffers, af_packet's
+				 * interface MTU and ring frames), up to DFI_JUMBO_MTU */
 	uint16_t max_queues;	/* queue pairs the PMD offers (RX and TX alike) */
 	uint8_t prefix_len;
 	uint8_t ip_origin;	/* enum dfi_ip_origin */

@@ -18,6 +18,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "af_packet.h"
 #include "dfi.h"
 #include "intr_gate.h"
 #include "memif.h"
@@ -72,13 +73,19 @@ lsc_event(uint16_t port_id __rte_unused, enum rte_eth_event_type type __rte_unus
 	return 0;
 }
 
-/* One buffer per frame: headroom for every encapsulation, the largest MTU, L2. */
+/* One buffer per frame: headroom for every encapsulation, the largest MTU, L2;
+ * and what af_packet copies in at most, a whole ring slot's worth. */
 static uint16_t
 pool_data_room(const struct dfi_port *port)
 {
-	return (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
-				 (uint32_t)(RTE_PKTMBUF_HEADROOM + port->jumbo_mtu +
-					    RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN));
+	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+				(uint32_t)(RTE_PKTMBUF_HEADROOM + port->jumbo_mtu +
+					   RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN));
+
+	if (dfi_af_packet_is(port->port_id))
+		room = RTE_MAX(room, RTE_PKTMBUF_HEADROOM +
+					     dfi_af_packet_frame_room(port->port_id));
+	return (uint16_t)RTE_MIN(room, (uint32_t)UINT16_MAX);
 }
 
 uint32_t

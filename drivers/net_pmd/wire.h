@@ -225,6 +225,15 @@ struct dfi_rdm_atomic {
 	rte_be32_t reserved;
 } __rte_packed;
 
+/**
+ * The largest IPv4 packet the provider sends to a peer that takes it, on a
+ * port that carries more than Ethernet's 1500 bytes (memif's ring buffers, a
+ * kernel interface's jumbo MTU under af_packet): a jumbo packet costs the
+ * protocol, the PMD and the receiver what a 1500-byte one does, for six
+ * times the data.
+ */
+#define DFI_JUMBO_MTU		9000
+
 #define DFI_UDP_HDRS_LEN	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + \
 				 sizeof(struct rte_udp_hdr))
 #define DFI_ETH_HDRS_LEN	(sizeof(struct rte_ether_hdr) + sizeof(struct dfi_eth_shim))

@@ -1127,7 +1127,7 @@ heard(const struct dfi_rdm *r, struct rdm_peer *p)
 }
 
 static void
-adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
+adopt(const struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 {
 	p->peer_inc = rte_be_to_cpu_32(h->src_inc);
 	p->rcv_nxt = rte_be_to_cpu_32(h->psn);
@@ -1136,9 +1136,13 @@ adopt(struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h)
 	p->version = (uint8_t)RTE_MIN(h->version, DFI_WIRE_VERSION);
 	p->snd_lim = p->snd_una + rte_be_to_cpu_16(h->window);
 	/* the largest segment both take: a peer that says nothing takes a
-	 * standard MTU's */
+	 * standard MTU's, and so does one behind a router, whose links may not
+	 * carry what the two ends do (no one says: a larger packet would
+	 * vanish there, every resend of it too) */
 	p->seg = (uint16_t)(h->msg_len != 0 ? RTE_MIN(rte_be_to_cpu_32(h->msg_len), r->seg_max) :
 			    r->seg_size);
+	if (p->addr.kind == DFI_ADDR_IPV4 && !dfi_port_on_link(ep->sink.port, p->addr.ipv4))
+		p->seg = (uint16_t)RTE_MIN(p->seg, r->seg_size);
 	p->state = RDM_PEER_UP;
 	heard(r, p);
 	p->rnr_until = 0;
@@ -1159,7 +1163,7 @@ on_conn(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct d
 			peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
 		if (p->state == RDM_PEER_IDLE)
 			p->next_msg_seq = 0;
-		adopt(r, p, h);
+		adopt(ep, r, p, h);
 	}
 	heard(r, p);
 	p->ts_echo = rte_be_to_cpu_32(h->ts);	/* the ACCEPT measures a round trip */
@@ -1183,7 +1187,7 @@ on_accept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	}
 	if (p->peer_inc != 0)
 		peer_fail(ep, r, p, FI_ECONNRESET, "restarted", &r->stats.peers_reset);
-	adopt(r, p, h);
+	adopt(ep, r, p, h);
 	if (h->ts_echo != 0)
 		rtt_sample(p, r->now - ts_to_tsc(r, rte_be_to_cpu_32(h->ts_echo)));
 	peer_activate(r, p);
