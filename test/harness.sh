@@ -26,7 +26,9 @@
 #
 # Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP; its
 # interfaces' MTUs, when set: WIRE_VETH_MTU_SERVER, WIRE_VETH_MTU_CLIENT;
-# more af_packet device arguments: WIRE_AF_PACKET_ARGS.
+# more af_packet device arguments: WIRE_AF_PACKET_ARGS. With
+# WIRE_VETH_ROUTED_MTU the two sides are in networks of their own, joined by
+# two routers over a link of that MTU (wire_veth_routed).
 #
 # Cleanup accumulates: sourcing this file sets the one EXIT trap, which runs
 # every command given to wire_on_exit, last first. A script that sources it
@@ -39,6 +41,7 @@ WIRE_ID="$$-$RANDOM"
 WIRE_PIDS=()
 WIRE_NS_S=
 WIRE_NS_C=
+WIRE_NS_R=
 WIRE_SERVER_IP=
 WIRE_CLIENT_IP=
 # --no-shconf: no runtime files (config, fbarrays: megabytes) behind the
@@ -95,7 +98,7 @@ wire_test_one() {
 }
 
 wire_teardown() {
-	local pid
+	local pid ns
 	for pid in "${WIRE_PIDS[@]}"; do
 		kill -9 "$pid" 2>/dev/null
 	done
@@ -106,6 +109,10 @@ wire_teardown() {
 		WIRE_NS_S=
 		WIRE_NS_C=
 	fi
+	for ns in $WIRE_NS_R; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	WIRE_NS_R=
 	rm -rf "/var/run/dpdk/dfi-$WIRE_ID-server" "/var/run/dpdk/dfi-$WIRE_ID-client"
 	rm -f "/run/dfi-$WIRE_ID.sock"
 }
@@ -129,6 +136,46 @@ wire_veth_mtu() {
 	[ -z "$3" ] || ip -n "$1" link set "$2" mtu "$3"
 }
 
+# wire_veth_routed N: the veth wire through two routers, namespaces of their
+# own that forward between the server's network (10.78.N.0/24) and the
+# client's (10.79.N.0/24) over a link of WIRE_VETH_ROUTED_MTU bytes; each
+# side's link takes its WIRE_VETH_MTU_*, and each side's default route is its
+# router.
+wire_veth_routed() {
+	local n=$1 r1="dfi-r1-$WIRE_ID" r2="dfi-r2-$WIRE_ID" ns
+	WIRE_NS_R="$r1 $r2"
+	WIRE_SERVER_IP="10.78.$n.2"
+	WIRE_CLIENT_IP="10.79.$n.2"
+	for ns in "$WIRE_NS_S" "$WIRE_NS_C" "$r1" "$r2"; do
+		ip netns add "$ns" && ip -n "$ns" link set lo up || return 1
+	done
+	ip link add dfis0 netns "$WIRE_NS_S" type veth peer name dfir1s netns "$r1" &&
+		ip link add dfir1 netns "$r1" type veth peer name dfir2 netns "$r2" &&
+		ip link add dfic0 netns "$WIRE_NS_C" type veth peer name dfir2c netns "$r2" &&
+		wire_veth_mtu "$WIRE_NS_S" dfis0 "${WIRE_VETH_MTU_SERVER:-}" &&
+		wire_veth_mtu "$r1" dfir1s "${WIRE_VETH_MTU_SERVER:-}" &&
+		wire_veth_mtu "$r1" dfir1 "$WIRE_VETH_ROUTED_MTU" &&
+		wire_veth_mtu "$r2" dfir2 "$WIRE_VETH_ROUTED_MTU" &&
+		wire_veth_mtu "$r2" dfir2c "${WIRE_VETH_MTU_CLIENT:-}" &&
+		wire_veth_mtu "$WIRE_NS_C" dfic0 "${WIRE_VETH_MTU_CLIENT:-}" &&
+		ip -n "$WIRE_NS_S" addr add "$WIRE_SERVER_IP/24" dev dfis0 &&
+		ip -n "$r1" addr add "10.78.$n.1/24" dev dfir1s &&
+		ip -n "$r1" addr add "10.80.$n.1/24" dev dfir1 &&
+		ip -n "$r2" addr add "10.80.$n.2/24" dev dfir2 &&
+		ip -n "$r2" addr add "10.79.$n.1/24" dev dfir2c &&
+		ip -n "$WIRE_NS_C" addr add "$WIRE_CLIENT_IP/24" dev dfic0 || return 1
+	for ns in "$WIRE_NS_S:dfis0" "$r1:dfir1s" "$r1:dfir1" "$r2:dfir2" "$r2:dfir2c" \
+		  "$WIRE_NS_C:dfic0"; do
+		ip -n "${ns%%:*}" link set "${ns#*:}" up || return 1
+	done
+	ip netns exec "$r1" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip netns exec "$r2" sysctl -qw net.ipv4.ip_forward=1 &&
+		ip -n "$r1" route add "10.79.$n.0/24" via "10.80.$n.2" &&
+		ip -n "$r2" route add "10.78.$n.0/24" via "10.80.$n.1" &&
+		ip -n "$WIRE_NS_S" route add default via "10.78.$n.1" &&
+		ip -n "$WIRE_NS_C" route add default via "10.79.$n.1"
+}
+
 wire_setup() {
 	WIRE=$1
 	case $WIRE in
@@ -138,6 +185,11 @@ wire_setup() {
 		local n=$((RANDOM % 200 + 20))
 		WIRE_NS_S="dfi-s-$WIRE_ID"
 		WIRE_NS_C="dfi-c-$WIRE_ID"
+		if [ -n "${WIRE_VETH_ROUTED_MTU:-}" ]; then
+			wire_veth_routed "$n" ||
+				{ echo "harness: cannot build the routed veth wire" >&2; return 1; }
+			return 0
+		fi
 		WIRE_SERVER_IP="10.77.$n.1"
 		WIRE_CLIENT_IP="10.77.$n.2"
 		ip netns add "$WIRE_NS_S" && ip netns add "$WIRE_NS_C" &&

@@ -13,8 +13,9 @@
 # reordering, checked byte for byte at both ends; RMA writes, reads and
 # messages posted together, which must stay in order (read after write, send
 # after write, send after send) through loss, duplication and reordering, on
-# memif and veth; over veth interfaces of 9000 bytes, in jumbo packets, and
-# between a 9000-byte and a 1500-byte interface; and checked ping-pongs of
+# memif and veth; over veth interfaces of 9000 bytes, in jumbo packets,
+# between a 9000-byte and a 1500-byte interface, and through two routers
+# (RDM's first test through a gateway); and checked ping-pongs of
 # 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
 # duplication, reordering and corruption each way, where no packet after a
 # lost one reveals it and no live peer may be given up. Prints a table of
@@ -109,6 +110,14 @@ if wire_available veth; then
 		run mixed-veth veth "" -m pingpong -z 8000 -n 2000
 	WIRE_AF_PACKET_ARGS=$jumbo WIRE_VETH_MTU_SERVER=9000 WIRE_VETH_MTU_CLIENT=9000 \
 		run chaos-jumbo veth "seed=24,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
+	# the same sides in networks of their own, joined by two routers over a
+	# 1500-byte link: a peer behind a gateway gets standard segments (without
+	# that, every 8000-byte packet vanished at the second router, resends too)
+	WIRE_AF_PACKET_ARGS=$jumbo WIRE_VETH_MTU_SERVER=9000 WIRE_VETH_MTU_CLIENT=9000 \
+		WIRE_VETH_ROUTED_MTU=1500 run routed-veth veth "" -m pingpong -z 8000 -n 2000
+	sent=$(figure client "$tmp/routed-veth.client" 'packets sent [0-9]+')
+	check "routed-veth: six per message through the routers' 1500-byte link (${sent:-no} packets)" \
+		test "${sent:-0}" -ge 12000
 	sent=$(figure client "$tmp/jumbo-veth.client" 'packets sent [0-9]+')
 	check "jumbo-veth: one packet per 8000-byte message (${sent:-no} for 2000 round trips)" \
 		test "${sent:-0}" -gt 0 -a "${sent:-0}" -lt 5000
