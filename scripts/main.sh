@@ -8,8 +8,9 @@
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
 # rate of raw frames, posted one at a time and batched with FI_MORE; then
 # Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
-# udp;ofi_rxd, all measured in the same run, and a picture of it all
-# (build/main/latency-bandwidth.svg).
+# udp;ofi_rxd, all measured in the same run; RDM streams over veth with
+# interfaces of 1500 and of 9000 bytes; Open MPI's ping-pong; and a picture
+# of it all (build/main/latency-bandwidth.svg).
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -48,6 +49,9 @@ echo "   frames: messages a second against raw frames a second (vs raw)"
 echo
 echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd"
 "$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json"
+echo
+echo "== the kernel's path: RDM over veth (af_packet) with 1500- and 9000-byte interfaces"
+"$top/scripts/jumbo.sh" -S 8192,65536 || echo "(not run: exit $?)"
 echo
 if [ -x "$top/build/test/mpi_latency" ] && command -v mpirun >/dev/null; then
 	echo "== Open MPI's ping-pong: dpdk against Debian's tcp provider and Open MPI's own tcp"
