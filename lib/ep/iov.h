@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
@@ -29,24 +28,6 @@ dfi_iov_len(const struct iovec *iov, size_t count)
 	return len;
 }
 
-/* One piece of iov_copy(): n bytes between v and the flat buffer at copied. */
-static __rte_always_inline void
-iov_piece(uint8_t *v, uint8_t *flat_out, const uint8_t *flat_in, size_t copied, size_t n,
-	  uint32_t *crc)
-{
-	if (flat_out != NULL) {
-		if (crc != NULL)
-			*crc = dfi_crc32c_copy(flat_out + copied, v, n, *crc);
-		else
-			memcpy(flat_out + copied, v, n);
-	} else if (flat_in != NULL) {
-		if (crc != NULL)
-			*crc = dfi_crc32c_copy(v, flat_in + copied, n, *crc);
-		else
-			memcpy(v, flat_in + copied, n);
-	}
-}
-
 /*
  * The walk under the copies below: len bytes between an I/O vector, from
  * iov_off bytes into it, and a flat buffer, out of the vector into flat_out
@@ -59,21 +40,23 @@ iov_copy(const struct iovec *iov, size_t count, size_t iov_off, uint8_t *flat_ou
 	 const uint8_t *flat_in, size_t len, uint32_t *crc)
 {
 	size_t copied = 0, i, n;
+	uint8_t *v;
 
-	/* one buffer, as most messages have, without the walk: its loop took
-	 * 25 instructions of each 64-byte post's inject copy (callgrind) */
-	if (likely(count == 1 && iov_off < iov[0].iov_len)) {
-		n = RTE_MIN(len, iov[0].iov_len - iov_off);
-		iov_piece((uint8_t *)iov[0].iov_base + iov_off, flat_out, flat_in, 0, n, crc);
-		return n;
-	}
 	for (i = 0; i < count && copied < len; i++) {
 		if (iov_off >= iov[i].iov_len) {
 			iov_off -= iov[i].iov_len;
 			continue;
 		}
 		n = RTE_MIN(len - copied, iov[i].iov_len - iov_off);
-		iov_piece((uint8_t *)iov[i].iov_base + iov_off, flat_out, flat_in, copied, n, crc);
+		v = (uint8_t *)iov[i].iov_base + iov_off;
+		if (flat_out != NULL && crc != NULL)
+			*crc = dfi_crc32c_copy(flat_out + copied, v, n, *crc);
+		else if (flat_out != NULL)
+			memcpy(flat_out + copied, v, n);
+		else if (crc != NULL)
+			*crc = dfi_crc32c_copy(v, flat_in + copied, n, *crc);
+		else
+			memcpy(v, flat_in + copied, n);
 		copied += n;
 		iov_off = 0;
 	}
