@@ -1089,9 +1089,14 @@ rxq_post(struct rdm_rxq *q, struct dfi_ep *ep, const struct rdm_post *req,
 	rx->posted = false;
 	rx->min_left = min_left;
 	rx->iov_count = (uint32_t)req->count;
-	for (i = 0; i < req->count; i++)
-		rx->iov[i] = req->iov[i];
-	rx->cap = dfi_iov_len(req->iov, req->count);
+	rx->cap = 0;
+	/* field by field: fi_recv() built its iovec on the stack a field at a
+	 * time, and a load of both at once would wait for those stores */
+	for (i = 0; i < req->count; i++) {
+		rx->iov[i].iov_base = req->iov[i].iov_base;
+		rx->iov[i].iov_len = req->iov[i].iov_len;
+		rx->cap += req->iov[i].iov_len;
+	}
 	if (ep != NULL && !(flags & FI_MULTI_RECV) && rx_wants_comp(ep, rx) &&
 	    dfi_cq_reserve(ep->rx_cq) != 0) {
 		rx_free(q, rx);

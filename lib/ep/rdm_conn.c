@@ -480,23 +480,31 @@ send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm
 	struct rdm_op *op = e->op;
 	struct hdr_args a = { .type = DFI_PKT_RDM_MSG, .psn = psn, .msg_seq = op->msg_seq,
 			      .msg_len = e->nb_ops };
-	struct dfi_rdm_rec rec;
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
+	uint64_t rec[3];
 	uint8_t *w;
 	uint32_t i;
 
+	RTE_BUILD_BUG_ON(sizeof(struct dfi_rdm_rec) != sizeof(rec) ||
+			 offsetof(struct dfi_rdm_rec, flags) != 4 ||
+			 offsetof(struct dfi_rdm_rec, tag) != 8);
 	if (unlikely(m == NULL))
 		return;	/* the timer sends it again */
 	w = (uint8_t *)(h + 1);
-	memset(&rec, 0, sizeof(rec));
 	for (i = 0; i < e->nb_ops; i++, op = op->next) {
 		ack_req |= op_awaited(ep, op);
-		rec.len = rte_cpu_to_be_32(op->len);
-		rec.flags = rte_cpu_to_be_16(op->pkt_flags);
-		rec.tag = rte_cpu_to_be_64(op->tag);
-		rec.data = rte_cpu_to_be_64(op->data);
-		memcpy(w, &rec, sizeof(rec));
+		/* a record put together in a struct on the stack, field by
+		 * field, and copied out whole was loaded back wider than its
+		 * stores: the load waited for them to reach the cache, a
+		 * third of the sender's bundling (perf, batched stream) */
+		rec[0] = rte_cpu_to_be_32(op->len) |
+			 (uint64_t)rte_cpu_to_be_16(op->pkt_flags) << 32;
+		rec[1] = rte_cpu_to_be_64(op->tag);
+		rec[2] = rte_cpu_to_be_64(op->data);
+		memcpy(w, &rec[0], sizeof(rec[0]));
+		memcpy(w + 8, &rec[1], sizeof(rec[1]));
+		memcpy(w + 16, &rec[2], sizeof(rec[2]));
 		dfi_iov_gather(w + sizeof(rec), op->iov, op->iov_count, 0, op->len);
 		w += sizeof(rec) + op->len;
 	}
@@ -614,12 +622,10 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		if (op->sent == op->len)
 			op->state = RDM_OP_SENT;	/* a message of 0 bytes is one packet */
 	}
-	if (e->op->state == RDM_OP_SENT) {
-		/* every byte of the first n ops is out */
-		for (op = e->op; op != NULL && op->state != RDM_OP_QUEUED; op = op->next)
-			;
+	/* every byte of the first n ops is out: the next op has none out (the
+	 * queue behind seg_op holds only ops not begun) */
+	if (e->op->state == RDM_OP_SENT)
 		p->seg_op = op;
-	}
 	send_seq(ep, r, p, p->snd_nxt++, false);
 	return true;
 }
