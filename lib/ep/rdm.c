@@ -432,6 +432,27 @@ in_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	memset(in, 0, sizeof(*in));
 }
 
+/* The record of an unexpected message (msg_seq, len bytes) whose first
+ * segment has header h, not queued yet; NULL when none is free. */
+static struct rdm_ux *
+ux_open(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
+	uint32_t msg_seq, uint32_t len)
+{
+	uint16_t flags = rte_be_to_cpu_16(h->flags);
+	struct rdm_ux *ux = ux_alloc(r->rxq, ep);
+
+	if (ux == NULL)
+		return NULL;
+	ux->peer = p;
+	ux->msg_seq = msg_seq;
+	ux->len = len;
+	ux->tag = rte_be_to_cpu_64(h->tag);
+	ux->data = rte_be_to_cpu_64(h->data);
+	ux->pkt_flags = flags;
+	ux->comp_flags = in_comp_flags(flags);
+	return ux;
+}
+
 /* The first segment of a message: where does it go? unmatched: msg_whole()
  * has just found no posted receive for it. */
 static enum rdm_take
@@ -465,16 +486,9 @@ in_start(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 		if (rx != NULL && !rx_claim_room(ep, rx, len, &off, &room))
 			return RDM_REFUSED;
 		if (rx == NULL) {
-			ux = ux_alloc(r->rxq, ep);
+			ux = ux_open(ep, r, p, h, msg_seq, len);
 			if (ux == NULL)
 				return RDM_REFUSED;
-			ux->peer = p;
-			ux->msg_seq = msg_seq;
-			ux->len = len;
-			ux->tag = tag;
-			ux->data = rte_be_to_cpu_64(h->data);
-			ux->pkt_flags = flags;
-			ux->comp_flags = in_comp_flags(flags);
 			ux_append(r->rxq, ux);
 			if (len > r->rxq->eager_max) {
 				/* too large to buffer: seen by FI_PEEK, refused until matched */
@@ -538,24 +552,18 @@ ux_hold(struct rdm_rxq *q, struct rdm_ux *ux, const struct dfi_rdm_hdr *h, struc
  */
 static __rte_noinline enum rdm_take
 ux_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
-	 struct rte_mbuf *m, const uint8_t *payload, uint32_t len, uint16_t flags, uint64_t tag)
+	 struct rte_mbuf *m, const uint8_t *payload, uint32_t len)
 {
 	struct rdm_ux *ux;
 
 	if (rdm_payload_unchecked(h, m) &&
 	    dfi_crc32c(payload, len, UINT32_MAX) != rte_be_to_cpu_32(h->pcrc))
 		return RDM_BAD;
-	ux = ux_alloc(r->rxq, ep);
+	ux = ux_open(ep, r, p, h, p->rcv_msg_seq, len);
 	if (ux == NULL)
 		return RDM_REFUSED;
-	ux->peer = p;
-	ux->msg_seq = p->rcv_msg_seq++;
-	ux->len = len;
+	p->rcv_msg_seq++;
 	ux->got = len;
-	ux->tag = tag;
-	ux->data = rte_be_to_cpu_64(h->data);
-	ux->pkt_flags = flags;
-	ux->comp_flags = in_comp_flags(flags);
 	ux->state = RDM_UX_COMPLETE;
 	/* gcc makes a memcpy() it knows is short a `rep movsb`, whose start
 	 * took a third of this path's time */
@@ -593,7 +601,7 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 		return false;
 	rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
 	if (rx == NULL && len <= RDM_UX_INLINE && len <= r->rxq->eager_max) {
-		*take = ux_whole(ep, r, p, h, m, payload, len, flags, tag);
+		*take = ux_whole(ep, r, p, h, m, payload, len);
 		return true;
 	}
 	if (rx == NULL) {
