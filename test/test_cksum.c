@@ -11,7 +11,9 @@
  * the reference: it drops carries on such chains.) The CRC32C
  * (drivers/net_pmd/crc32c.h) against a bit-at-a-time reference, at every
  * length and alignment across the switch from the crc32 instruction to
- * ISA-L, on long buffers, and carried from one buffer into the next.
+ * ISA-L, on long buffers, and carried from one buffer into the next. The
+ * data path's bulk copy (drivers/net_pmd/copy.h) at every distance between
+ * source and destination modulo a page that picks its way.
  */
 
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include <rte_udp.h>
 
 #include "cksum.h"
+#include "copy.h"
 #include "crc32c.h"
 #include "test_util.h"
 
@@ -310,6 +313,43 @@ suite_clean(void)
 	return 0;
 }
 
+/*
+ * dfi_copy() takes rte_memcpy() when the destination lies 1 to
+ * DFI_COPY_NEAR - 1 bytes past the source modulo a page, memcpy() elsewhere:
+ * both ways, around the size where glibc turns to `rep movsb` and up to a
+ * jumbo segment, copy every byte and write nothing beside them.
+ */
+static void
+test_copy_every_distance(void)
+{
+	static const size_t lens[] = { 1, 2047, 2048, 2049, 3000, 4096, 8191, 9000 };
+	const size_t span = 2 * DFI_COPY_PAGE + 9000 + 64;
+	uint8_t *src = aligned_alloc(DFI_COPY_PAGE, span);
+	uint8_t *dst = aligned_alloc(DFI_COPY_PAGE, span);
+	size_t d, l, i, len, bad = 0, near = 0;
+	uint8_t *to;
+
+	CU_ASSERT_FATAL(src != NULL && dst != NULL);
+	for (i = 0; i < span; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	for (d = 0; d < DFI_COPY_PAGE; d += d < 2 * DFI_COPY_NEAR ? 1 : 61) {
+		near += d > 0 && d < DFI_COPY_NEAR;
+		for (l = 0; l < RTE_DIM(lens); l++) {
+			len = lens[l];
+			/* the source 8 bytes into a page, the destination d past it */
+			to = dst + 8 + d;
+			memset(dst, 0xa5, span);
+			dfi_copy(to, src + 8, len);
+			if (memcmp(to, src + 8, len) != 0 || to[-1] != 0xa5 || to[len] != 0xa5)
+				bad++;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(near, DFI_COPY_NEAR - 1);
+	free(src);
+	free(dst);
+}
+
 static CU_TestInfo tests[] = {
 	{ "raw sum: every length 0..2100 at 8 alignments", test_raw_every_length_and_alignment },
 	{ "raw sum: all ones, all zeros, carried partial sums", test_raw_extremes },
@@ -318,6 +358,7 @@ static CU_TestInfo tests[] = {
 	{ "CRC32C check value", test_crc_check_value },
 	{ "CRC32C and copy: every length 0..2100 at 8 alignments", test_crc_every_length_and_alignment },
 	{ "CRC32C: long buffers, carried sums, flipped bits", test_crc_long_and_continued },
+	{ "bulk copy: every distance modulo a page, to 9000 bytes", test_copy_every_distance },
 	CU_TEST_INFO_NULL,
 };
 

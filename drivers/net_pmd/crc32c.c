@@ -31,6 +31,7 @@
 
 #include <rte_common.h>
 
+#include "copy.h"
 #include "crc32c.h"
 
 /*
@@ -187,8 +188,8 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 	if (len >= DFI_CRC32C_LIB_MIN) {
 		if (fold_ok)
 			return fold_copy(dst, src, len, crc);
-		/* the library reads what memcpy() just brought into the cache */
-		memcpy(dst, src, len);
+		/* the library reads what the copy just brought into the cache */
+		dfi_copy(dst, src, len);
 		return dfi_crc32c_long(dst, len, crc);
 	}
 	for (; len >= 8; len -= 8, s += 8, d += 8) {

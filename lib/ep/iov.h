@@ -15,6 +15,7 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
+#include "copy.h"
 #include "crc32c.h"
 
 /** @return the bytes an I/O vector holds. */
@@ -52,11 +53,11 @@ iov_copy(const struct iovec *iov, size_t count, size_t iov_off, uint8_t *flat_ou
 		if (flat_out != NULL && crc != NULL)
 			*crc = dfi_crc32c_copy(flat_out + copied, v, n, *crc);
 		else if (flat_out != NULL)
-			memcpy(flat_out + copied, v, n);
+			dfi_copy(flat_out + copied, v, n);
 		else if (crc != NULL)
 			*crc = dfi_crc32c_copy(v, flat_in + copied, n, *crc);
 		else
-			memcpy(v, flat_in + copied, n);
+			dfi_copy(v, flat_in + copied, n);
 		copied += n;
 		iov_off = 0;
 	}
@@ -132,7 +133,7 @@ dfi_iov_scatter_mbuf(const struct iovec *iov, size_t count, size_t iov_off,
 		src = rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
 		seg_left = m->data_len - off;
 		n = RTE_MIN((size_t)seg_left, iov[i].iov_len - iov_off);
-		memcpy((uint8_t *)iov[i].iov_base + iov_off, src, n);
+		dfi_copy((uint8_t *)iov[i].iov_base + iov_off, src, n);
 		copied += n;
 		off += (uint32_t)n;
 		iov_off += n;
