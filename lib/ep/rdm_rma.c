@@ -251,7 +251,7 @@ write_segment(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	}
 	if (in->err == 0 && len > 0) {
 		if (!rdm_payload_unchecked(h, m))
-			memcpy(in->ptr + offset, payload, len);
+			dfi_copy(in->ptr + offset, payload, len);
 		else if (dfi_crc32c_copy(in->ptr + offset, payload, len, UINT32_MAX) !=
 			 rte_be_to_cpu_32(h->pcrc))
 			return RDM_BAD;	/* inside the region: the retry writes it again */
