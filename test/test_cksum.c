@@ -323,7 +323,8 @@ static void
 test_copy_every_distance(void)
 {
 	static const size_t lens[] = { 1, 2047, 2048, 2049, 3000, 4096, 8191, 9000 };
-	const size_t span = 2 * DFI_COPY_PAGE + 9000 + 64;
+	/* aligned_alloc() takes whole multiples of the alignment */
+	const size_t span = RTE_ALIGN_CEIL(2 * DFI_COPY_PAGE + 9000 + 64, DFI_COPY_PAGE);
 	uint8_t *src = aligned_alloc(DFI_COPY_PAGE, span);
 	uint8_t *dst = aligned_alloc(DFI_COPY_PAGE, span);
 	size_t d, l, i, len, bad = 0, near = 0;
