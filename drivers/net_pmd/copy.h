@@ -26,7 +26,7 @@
 
 /**
  * Copies len bytes from src to dst (apart). glibc's memcpy() of more than
- * 2 KiB is a `rep movsb`, which this project's AMD EPYC runs 20-25 times
+ * 2 KiB is a `rep movsb`, which this project's AMD EPYC runs 17-24 times
  * slower when the destination lies 1 to 31 bytes past the source modulo
  * 4 KiB (4096 bytes: 3,577 cycles against 147 at any other distance; 8 KiB:
  * 6,958 against 245; test/bench_copy.c): an inject buffer that calloc() put 16
