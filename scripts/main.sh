@@ -36,6 +36,11 @@ echo "== pingpong between two processes over memif: raw frames, FI_EP_DGRAM, FI_
 "$top/scripts/pingpong.sh" -w memif -S 64,256,1024,1400,4096,8192 -I 100000 \
 	-j "$out/pingpong.json" dgram rdm msg
 echo
+echo "== the same round trips with the floor inside each pair of processes: raw frames on a"
+echo "   second memif pair and the endpoint take turns of 1000 round trips; each turn's"
+echo "   ratio is to the raw turn just before it, and the turns are grouped by regime"
+"$top/scripts/pingpong.sh" -w memif -f -S 64,1024 -I 40000 dgram rdm
+echo
 echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA writes"
 "$top/scripts/pingpong.sh" -w memif -o write -S 64,1024,8192,65536,1048576 \
 	-j "$out/stream.json" rdm

@@ -11,10 +11,19 @@
 # to another regime. The ratio printed is the median of the rounds', with
 # their range.
 #
+# With -f the floor and a mode take turns inside one pair of processes
+# instead: raw frames on a second memif pair between the same two processes
+# (net_memif1), the mode on the first, a turn of -B round trips each; every
+# turn of the mode is read against the floor's turn just before it, and the
+# turns are grouped into regimes by the floor's speed (app/pingpong/rtt.c).
+# The vCPUs here change speed from one second to the next, faster than
+# rounds of separate processes can follow.
+#
 # usage: pingpong.sh [-w memif|veth] [-S sizes] [-I iters] [-R rounds] [-c] [-s]
-#                    [-b batch] [-o write|read] [-j file.json] [mode ...]
+#                    [-b batch] [-o write|read] [-j file.json] [-f [-B block]] [mode ...]
 #   modes: raw (always first), dgram, rdm, msg; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
+#   -f: the floor in turns with each mode (memif, round trips; -I per mode);
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's);
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
@@ -33,8 +42,12 @@ stream=
 rma=
 batch=
 json=
-while getopts "w:S:I:R:csb:o:j:" op; do
+turns=
+block=
+while getopts "w:S:I:R:csb:o:j:fB:" op; do
 	case $op in
+	f) turns=1 ;;
+	B) block="--block $OPTARG" ;;
 	w) wire=$OPTARG ;;
 	S) sizes=$OPTARG ;;
 	I) iters=$OPTARG ;;
@@ -68,6 +81,10 @@ if [ -z "$stream" ]; then
 		exit 2
 	fi
 fi
+if [ -n "$turns" ] && { [ "$wire" != memif ] || [ -n "$stream" ] || [ -n "$json" ]; }; then
+	echo "pingpong.sh: -f takes round trips over memif, without -s, -b, -o or -j" >&2
+	exit 2
+fi
 pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
 [ -x "$pp" ] || { echo "build first: $pp is missing" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
@@ -76,6 +93,27 @@ host=127.0.0.1
 [ "$wire" = veth ] && host=$WIRE_SERVER_IP
 wire_mktemp || exit 1
 tmp=$WIRE_TMP
+
+# -f: each mode once, the floor inside its processes; the client's own table
+if [ -n "$turns" ]; then
+	export WIRE_FLOOR=1
+	status=0
+	for mode in "${modes[@]}"; do
+		# shellcheck disable=SC2086
+		if ! wire_pair 600 "$tmp/$mode.server" "$tmp/$mode.out" \
+			::: "$pp" $(wire_eal server) -- -e "$mode" -d net_memif0 --floor net_memif1 \
+			$block -S "$sizes" ${iters:+-I $iters} $verify \
+			::: "$pp" $(wire_eal client) -- -e "$mode" -d net_memif0 --floor net_memif1 \
+			$block -S "$sizes" ${iters:+-I $iters} $verify "$host"; then
+			echo "pingpong $mode (in turns with the floor) failed:" >&2
+			cat "$tmp/$mode.server" "$tmp/$mode.out" >&2
+			status=1
+			continue
+		fi
+		grep -v '^rte_pmd_memif_probe\|^fi_dpdk_pingpong: .* done$' "$tmp/$mode.out"
+	done
+	exit $status
+fi
 
 status=0
 for round in $(seq 1 "$rounds"); do

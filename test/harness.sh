@@ -114,7 +114,7 @@ wire_teardown() {
 	done
 	WIRE_NS_R=
 	rm -rf "/var/run/dpdk/dfi-$WIRE_ID-server" "/var/run/dpdk/dfi-$WIRE_ID-client"
-	rm -f "/run/dfi-$WIRE_ID.sock"
+	rm -f "/run/dfi-$WIRE_ID.sock" "/run/dfi-$WIRE_ID-floor.sock"
 }
 
 # wire_available veth: 0 when this host can build that wire
@@ -224,8 +224,13 @@ wire_eal() {
 		# carry the provider's jumbo packets whole, 128 of them per ring
 		# (WIRE_RSIZE=7; empty: memif's 1024) so that a ring's 1.2 MB
 		# stay in the cache (fi_dpdk(7), "memif rings")
+		# WIRE_FLOOR=1: a second pair of the same rings, net_memif1,
+		# for raw frames beside the provider's (pingpong.sh -f)
+		local floor=
+		[ -n "${WIRE_FLOOR:-}" ] &&
+			floor=" --vdev=net_memif1,role=$role,socket=/run/dfi-$WIRE_ID-floor.sock,mac=${mac/10:00:00/10:00:01},bsize=$bsize${rsize:+,rsize=$rsize}"
 		echo "-l $core $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$side" \
-			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac,bsize=$bsize${rsize:+,rsize=$rsize}" ;;
+			"--vdev=net_memif0,role=$role,socket=/run/dfi-$WIRE_ID.sock,mac=$mac,bsize=$bsize${rsize:+,rsize=$rsize}$floor" ;;
 	veth)
 		# WIRE_AF_PACKET_ARGS: more device arguments (framesz=... for
 		# the ring slots a jumbo MTU needs, WIRE_VETH_MTU_SERVER and

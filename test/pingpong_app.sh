@@ -33,6 +33,27 @@ done
 check "the ratios against raw are printed, with their range over the rounds" contains "$out" \
 	'^[a-z]+ +64 +.* [0-9]+\.[0-9]+x \([0-9]+\.[0-9]+-[0-9]+\.[0-9]+\)$'
 # round trips of sizes the raw floor has no frame for: refused before any run
+if [ "$wire" = memif ]; then
+	# the floor in turns with each mode, inside one pair of processes
+	out=$("$here/../scripts/pingpong.sh" -f -B 500 -S 64,1400 -I 2000 -c "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	check "pingpong -f (the floor in turns) exits 0, every reply checked" test "$rc" -eq 0
+	for mode in "$@"; do
+		for size in 64 1400; do
+			check "$mode $size B: four turns against the floor's, by regime" contains \
+				"$out" "^$mode +$size +(1|all) +4 +[0-9.]+ +[0-9.]+ +[0-9.]+x \([0-9.]+-[0-9.]+\)$"
+			check "$mode $size B: 2000 round trips counted" contains "$out" \
+				"^$mode +$size +2000 "
+			check "raw $size B: 2000 beside them" contains "$out" "^raw +$size +2000 "
+		done
+	done
+else
+	out=$("$here/../scripts/pingpong.sh" -w "$wire" -f -S 64 "$@" 2>&1)
+	rc=$?
+	check "-f over $wire is refused (exit 2): its floor needs a second memif pair" \
+		test "$rc" -eq 2
+fi
 out=$("$here/../scripts/pingpong.sh" -w "$wire" -S 64k,1m "$@" 2>&1)
 rc=$?
 check "round trips without a size of at most 1500 bytes are refused (exit 2)" test "$rc" -eq 2

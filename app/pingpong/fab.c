@@ -320,10 +320,12 @@ fab_exchange(const struct pp_opts *o, int ctrl)
 	return 0;
 }
 
+/* Echoes what comes, at its size; the control connection is looked at
+ * after each millisecond without a message. */
 static int
-fab_serve(int ctrl)
+fab_echo(int ctrl)
 {
-	uint64_t poll_ctrl = rte_get_tsc_hz() / 100;
+	uint64_t poll_ctrl = rte_get_tsc_hz() / 1000;
 	ssize_t len;
 	int slot = 0;
 
@@ -331,7 +333,7 @@ fab_serve(int ctrl)
 		len = fab_wait_rx(poll_ctrl, &slot);
 		if (len == -FI_EAGAIN) {
 			if (pp_ctrl_pending(ctrl))
-				return 0;	/* the client is done */
+				return 0;	/* the client is done, or takes a turn */
 			continue;
 		}
 		if (len < 0)
@@ -344,16 +346,19 @@ fab_serve(int ctrl)
 }
 
 /*
- * One round trip; returns its cycles, or 0 on error. The reply is checked
- * against seq when verify is set.
+ * One round trip; returns its cycles, or 0 on error. The payload is filled
+ * with seq and the reply checked against it when verify is set.
  */
 static uint64_t
-fab_round_trip(size_t size, uint64_t retry, bool verify, uint32_t seq)
+fab_rtt(size_t size, bool verify, uint32_t seq)
 {
-	uint64_t t0 = pp_stamp(), t1;
+	uint64_t retry = rte_get_tsc_hz() * DGRAM_RETRY_MS / 1000, t0, t1;
 	ssize_t len;
 	int slot = 0;
 
+	if (verify)
+		pp_fill(fab.tx_buf, size, seq);
+	t0 = pp_stamp();
 	if (fab_send(fab.tx_buf, size) != 0)
 		return 0;
 	for (;;) {
@@ -374,55 +379,20 @@ fab_round_trip(size_t size, uint64_t retry, bool verify, uint32_t seq)
 	return t1 - t0;
 }
 
+/* Both ports started: the link comes up (a memif client connects). */
 static int
-fab_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
+fab_rtt_prepare(const struct pp_opts *o, int ctrl)
 {
-	uint64_t hz = rte_get_tsc_hz(), retry = hz * DGRAM_RETRY_MS / 1000, t0, *rtt = NULL;
-	const char *mode = fab.mode;
-	uint32_t i, iters;
-	unsigned int s, n = 0;
-	size_t size;
-	int ret = 0;
-
-	/* both ports started: the link comes up (a memif client connects) */
 	if (fab_exchange(o, ctrl) != 0 || fab_post_rx(0) != 0 || fab_post_rx(1) != 0 ||
-	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0 ||
-	    pp_ctrl_sync(ctrl) != 0)
+	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
 		return -1;
-	if (o->server)
-		return fab_serve(ctrl);
-	for (s = 0; s < o->nb_sizes && ret == 0; s++) {
-		size = o->sizes[s];
-		if (size > fab.info->ep_attr->max_msg_size)
-			continue;
-		iters = pp_iters(o, size);
-		free(rtt);
-		rtt = malloc(sizeof(*rtt) * iters);
-		if (rtt == NULL)
-			return -1;
-		for (i = 0; i < o->warmup && ret == 0; i++)
-			ret = fab_round_trip(size, retry, false, 0) != 0 ? 0 : -1;
-		t0 = rte_rdtsc();
-		for (i = 0; i < iters && ret == 0; i++) {
-			if (o->verify)
-				pp_fill(fab.tx_buf, size, i);
-			rtt[i] = fab_round_trip(size, retry, o->verify, i);
-			if (rtt[i] == 0)
-				ret = -1;
-		}
-		if (ret == 0) {
-			res[n].mode = mode;
-			res[n].size = size;
-			pp_stats_compute(&res[n], rtt, iters, rte_rdtsc() - t0, hz);
-			n++;
-		}
-	}
-	free(rtt);
-	if (fab.retries != 0)
-		fprintf(stderr, "fi_dpdk_pingpong: %" PRIu64 " datagrams sent again\n",
-			fab.retries);
-	pp_ctrl_send(ctrl, "d", 1);
-	return ret == 0 ? (int)n : -1;
+	return 0;
+}
+
+static size_t
+fab_rtt_max(void)
+{
+	return fab.info->ep_attr->max_msg_size;
 }
 
 /* -- streams -- */
@@ -650,6 +620,9 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 static void
 fab_teardown(void)
 {
+	if (fab.retries != 0)
+		fprintf(stderr, "fi_dpdk_pingpong: %" PRIu64 " datagrams sent again\n",
+			fab.retries);
 	if (fab.ep != NULL)
 		fi_close(&fab.ep->fid);
 	/* after the endpoint: it gives up the answers to reads in flight */
@@ -677,7 +650,10 @@ fab_teardown(void)
 const struct pp_mode_ops pp_fab_dgram_ops = {
 	.name = "dgram",
 	.setup = fab_dgram_setup,
-	.run = fab_run,
+	.rtt_prepare = fab_rtt_prepare,
+	.rtt_max = fab_rtt_max,
+	.rtt = fab_rtt,
+	.echo = fab_echo,
 	.stream = fab_stream,
 	.teardown = fab_teardown,
 };
@@ -685,7 +661,10 @@ const struct pp_mode_ops pp_fab_dgram_ops = {
 const struct pp_mode_ops pp_fab_rdm_ops = {
 	.name = "rdm",
 	.setup = fab_rdm_setup,
-	.run = fab_run,
+	.rtt_prepare = fab_rtt_prepare,
+	.rtt_max = fab_rtt_max,
+	.rtt = fab_rtt,
+	.echo = fab_echo,
 	.stream = fab_stream,
 	.teardown = fab_teardown,
 };
@@ -693,7 +672,10 @@ const struct pp_mode_ops pp_fab_rdm_ops = {
 const struct pp_mode_ops pp_fab_msg_ops = {
 	.name = "msg",
 	.setup = fab_msg_setup_ep,
-	.run = fab_run,
+	.rtt_prepare = fab_rtt_prepare,
+	.rtt_max = fab_rtt_max,
+	.rtt = fab_rtt,
+	.echo = fab_echo,
 	.stream = fab_stream,
 	.teardown = fab_teardown,
 };

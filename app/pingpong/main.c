@@ -8,7 +8,8 @@
  * on the same port, the floor to compare against.
  *
  *   fi_dpdk_pingpong [EAL options] -- [-e dgram|rdm|msg] [--raw] [-S sizes] [-I iters]
- *                    [-W warmup] [-P ctrl_port] [-d port] [-c] [--json] [server]
+ *                    [-W warmup] [-P ctrl_port] [-d port] [--floor port [--block n]]
+ *                    [-c] [--json] [server]
  *
  * The side given a server address is the client; it prints the results.
  */
@@ -114,6 +115,10 @@ usage(const char *prog)
 		"  -W warmup      iterations before measuring (1000)\n"
 		"  -P port        control TCP port (47593)\n"
 		"  -d port        DPDK port (the first)\n"
+		"  --floor port   round trips of raw frames on this DPDK port (another\n"
+		"                 wire between the same two processes), in turns with\n"
+		"                 the mode's: each turn read against the floor's before it\n"
+		"  --block n      round trips of a turn (1000)\n"
 		"  -T seconds     give up after (60)\n"
 		"  -c             check every payload\n"
 		"  --stream       one way, many in flight: message rate and bandwidth\n"
@@ -135,6 +140,8 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 		{ "stream", no_argument, NULL, 's' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "tclass", required_argument, NULL, 't' },
+		{ "floor", required_argument, NULL, 'f' },
+		{ "block", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int op;
@@ -144,6 +151,7 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 	o->ctrl_port = 47593;
 	o->warmup = 1000;
 	o->timeout_s = 60;
+	o->block = 1000;
 	parse_sizes("64,256,1024,1400", o);
 	while ((op = getopt_long(argc, argv, "e:S:I:W:P:d:T:o:ch", longs, NULL)) != -1) {
 		switch (op) {
@@ -208,20 +216,46 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 			if (app_tclass_parse(optarg, &o->tclass) != 0)
 				return -1;
 			break;
+		case 'f':
+			o->floor = optarg;
+			break;
+		case 'B':
+			o->block = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		default:
 			return -1;
 		}
 	}
 	o->server = optind == argc;
 	o->host = o->server ? NULL : argv[optind];
+	/* the floor takes turns with a mode of the provider, in round trips */
+	if (o->floor != NULL && (o->mode == PP_RAW || o->stream || o->block == 0))
+		return -1;
 	return 0;
+}
+
+/* The floor's port first (when there is one), then the mode's. */
+static int
+setup(const struct pp_mode_ops *floor, const struct pp_mode_ops *ops, const struct pp_opts *o)
+{
+	if (floor != NULL && floor->setup(o) != 0)
+		return -1;
+	return ops->setup(o);
+}
+
+static void
+teardown(const struct pp_mode_ops *floor, const struct pp_mode_ops *ops)
+{
+	ops->teardown();
+	if (floor != NULL)
+		floor->teardown();
 }
 
 int
 main(int argc, char **argv)
 {
 	struct pp_result res[PP_MAX_SIZES];
-	const struct pp_mode_ops *ops;
+	const struct pp_mode_ops *ops, *floor;
 	struct pp_opts o;
 	int ret, ctrl, n = -1;
 
@@ -238,30 +272,31 @@ main(int argc, char **argv)
 	}
 	ops = o.mode == PP_RAW ? &pp_raw_ops : o.mode == PP_DGRAM ? &pp_fab_dgram_ops :
 	      o.mode == PP_MSG ? &pp_fab_msg_ops : &pp_fab_rdm_ops;
+	floor = o.floor != NULL ? &pp_raw_ops : NULL;
 	/* The server's port is up before the client starts its own: a memif
 	 * client cannot start without a server listening. */
 	if (o.server) {
-		ret = ops->setup(&o);
+		ret = setup(floor, ops, &o);
 		ctrl = ret == 0 ? pp_ctrl_accept(o.ctrl_port, o.timeout_s) : -1;
 	} else {
 		ctrl = pp_ctrl_connect(o.host, o.ctrl_port, o.timeout_s);
-		ret = ctrl >= 0 ? ops->setup(&o) : -1;
+		ret = ctrl >= 0 ? setup(floor, ops, &o) : -1;
 	}
 	if (ret == 0 && ctrl >= 0)
-		n = o.stream ? ops->stream(&o, ctrl, res) : ops->run(&o, ctrl, res);
+		n = o.stream ? ops->stream(&o, ctrl, res) : pp_rtt_run(ops, floor, &o, ctrl, res);
 	if (n > 0 && !o.server)
 		pp_report(res, (unsigned int)n, o.json);
 	/* A memif peer that disconnects while this side polls can crash the PMD
 	 * (its rings are unmapped under the poller): the server stops polling and
 	 * closes its port first, then tells the client, which closes its own. */
 	if (o.server) {
-		ops->teardown();
+		teardown(floor, ops);
 		if (ctrl >= 0)
 			pp_ctrl_send(ctrl, "k", 1);
 	} else {
 		if (ctrl >= 0 && n >= 0)
 			pp_ctrl_recv(ctrl, &(char){ 0 }, 1);
-		ops->teardown();
+		teardown(floor, ops);
 	}
 	if (ctrl >= 0)
 		close(ctrl);

@@ -47,15 +47,29 @@ struct pp_opts {
 	enum pp_rma rma;		/* -o: RMA streams next to the message streams */
 	const char *domain;		/* DPDK port name */
 	uint32_t tclass;		/* --tclass: the endpoint's traffic class */
+	const char *floor;		/* --floor: raw frames on this port, taking
+					 * turns with the mode's round trips */
+	uint32_t block;			/* --block: round trips of a turn */
 };
 
-/* A mode: set up (before the control connection), run, tear down. */
+/*
+ * A mode: set up (before the control connection), then round trips
+ * (rtt.c runs them) or one-way streams, then torn down.
+ */
 struct pp_mode_ops {
 	const char *name;
 	int (*setup)(const struct pp_opts *o);
-	/* Runs the sizes; the client fills results. @return results or -1. */
-	int (*run)(const struct pp_opts *o, int ctrl, struct pp_result *res);
-	/* The same, one way (--stream): the client sends, the server counts. */
+	/* Before the first round trip: the peers' addresses, the link up. */
+	int (*rtt_prepare)(const struct pp_opts *o, int ctrl);
+	/* The largest message one round trip carries. */
+	size_t (*rtt_max)(void);
+	/* Client: one round trip of size bytes, the payload filled with seq and
+	 * checked when verify. @return its cycles, 0 when lost or damaged. */
+	uint64_t (*rtt)(size_t size, bool verify, uint32_t seq);
+	/* Server: echoes until the control connection has something to read.
+	 * @return 0, or -1 on an error. */
+	int (*echo)(int ctrl);
+	/* One way (--stream): the client sends, the server counts. */
 	int (*stream)(const struct pp_opts *o, int ctrl, struct pp_result *res);
 	void (*teardown)(void);
 };
@@ -64,6 +78,16 @@ extern const struct pp_mode_ops pp_raw_ops;
 extern const struct pp_mode_ops pp_fab_dgram_ops;
 extern const struct pp_mode_ops pp_fab_rdm_ops;
 extern const struct pp_mode_ops pp_fab_msg_ops;
+
+/**
+ * Round trips of each size through ops (the client fills results), or
+ * with o->floor those of floor and ops in turns of o->block: each turn of
+ * ops is read against the floor's turn before it, and the turns are
+ * grouped by the floor's speed (regimes), printed by the client.
+ * @return results, or -1.
+ */
+int pp_rtt_run(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
+	       const struct pp_opts *o, int ctrl, struct pp_result *res);
 
 /** Iterations for a size when -I is not given. */
 uint32_t pp_iters(const struct pp_opts *o, size_t size);

@@ -29,16 +29,21 @@
 static uint16_t raw_port;
 static struct rte_mempool *raw_pool;
 static struct rte_ether_addr raw_mac;
+/* round trips: the peer, what goes, what comes back */
+static struct rte_ether_addr raw_peer;
+static uint8_t raw_out[RTE_ETHER_MAX_LEN], raw_in[RTE_ETHER_MAX_LEN];
 
 static int
 raw_setup(const struct pp_opts *o)
 {
+	/* the floor beside a provider's mode takes a port of its own */
+	const char *name = o->mode != PP_RAW && o->floor != NULL ? o->floor : o->domain;
 	struct rte_eth_conf conf;
 	uint16_t nb_rxd = 1024, nb_txd = 1024;
 	int ret;
 
-	if (o->domain != NULL) {
-		if (rte_eth_dev_get_port_by_name(o->domain, &raw_port) != 0)
+	if (name != NULL) {
+		if (rte_eth_dev_get_port_by_name(name, &raw_port) != 0)
 			return -1;
 	} else if (rte_eth_dev_count_avail() == 0) {
 		fprintf(stderr, "fi_dpdk_pingpong: no DPDK port\n");
@@ -86,7 +91,7 @@ is_ours(struct rte_mbuf *m)
 }
 
 static int
-raw_serve(int ctrl)
+raw_echo(int ctrl)
 {
 	struct rte_mbuf *pkts[RAW_BURST], *back[RAW_BURST];
 	struct rte_ether_hdr *eth;
@@ -115,8 +120,7 @@ raw_serve(int ctrl)
 
 /* One round trip of size bytes; returns its cycles, 0 when it timed out. */
 static uint64_t
-raw_round_trip(const struct rte_ether_addr *peer, const uint8_t *out, uint8_t *in,
-	       size_t size, uint64_t timeout)
+raw_round_trip(size_t size, uint64_t timeout)
 {
 	struct rte_mbuf *m, *pkts[RAW_BURST];
 	struct rte_ether_hdr *eth;
@@ -129,18 +133,18 @@ raw_round_trip(const struct rte_ether_addr *peer, const uint8_t *out, uint8_t *i
 		return 0;
 	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, (uint16_t)RTE_MAX(
 		sizeof(*eth) + size, (size_t)RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN));
-	rte_ether_addr_copy(peer, &eth->dst_addr);
+	rte_ether_addr_copy(&raw_peer, &eth->dst_addr);
 	rte_ether_addr_copy(&raw_mac, &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RAW_ETHER_TYPE);
-	memcpy(eth + 1, out, size);
+	memcpy(eth + 1, raw_out, size);
 	while (rte_eth_tx_burst(raw_port, 0, &m, 1) == 0)
 		;
 	while (!got) {
 		n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
 		for (i = 0; i < n; i++) {
 			if (!got && is_ours(pkts[i])) {
-				memcpy(in, rte_pktmbuf_mtod_offset(pkts[i], uint8_t *, sizeof(*eth)),
-				       size);
+				memcpy(raw_in, rte_pktmbuf_mtod_offset(pkts[i], uint8_t *,
+								       sizeof(*eth)), size);
 				got = true;
 			}
 			rte_pktmbuf_free(pkts[i]);
@@ -152,58 +156,41 @@ raw_round_trip(const struct rte_ether_addr *peer, const uint8_t *out, uint8_t *i
 	return t1 - t0;
 }
 
+static uint64_t
+raw_rtt(size_t size, bool verify, uint32_t seq)
+{
+	uint64_t cycles;
+
+	if (verify)
+		pp_fill(raw_out, size, seq);
+	cycles = raw_round_trip(size, rte_get_tsc_hz() * RAW_TIMEOUT_MS / 1000);
+	if (cycles == 0 || (verify && !pp_check(raw_in, size, seq))) {
+		fprintf(stderr, "fi_dpdk_pingpong: raw frame %s\n", cycles == 0 ? "lost" :
+			"corrupted");
+		return 0;
+	}
+	return cycles;
+}
+
+/* The MACs swapped over the control connection: no broadcast, no learning. */
 static int
-raw_run(const struct pp_opts *o, int ctrl, struct pp_result *res)
+raw_rtt_prepare(const struct pp_opts *o, int ctrl)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
-	struct rte_ether_addr peer;
-	uint64_t hz = rte_get_tsc_hz(), timeout = hz * RAW_TIMEOUT_MS / 1000;
-	uint64_t *rtt, t0;
-	uint8_t *out, *in;
-	uint32_t i, iters;
-	unsigned int s, n = 0;
-	int ret = 0;
 
-	/* swap MACs over the control channel: no broadcast, no learning */
 	rte_eth_dev_get_name_by_port(raw_port, name);
 	if (pp_wait_link(name, o->timeout_s) != 0 ||
 	    pp_ctrl_send(ctrl, &raw_mac, sizeof(raw_mac)) != 0 ||
-	    pp_ctrl_recv(ctrl, &peer, sizeof(peer)) != sizeof(peer) || pp_ctrl_sync(ctrl) != 0)
+	    pp_ctrl_recv(ctrl, &raw_peer, sizeof(raw_peer)) != sizeof(raw_peer))
 		return -1;
-	if (o->server)
-		return raw_serve(ctrl);
-	out = malloc(RTE_ETHER_MAX_LEN);
-	in = malloc(RTE_ETHER_MAX_LEN);
-	rtt = malloc(sizeof(*rtt) * (pp_iters(o, 1) + 1));
-	for (s = 0; s < o->nb_sizes && ret == 0; s++) {
-		if (o->sizes[s] > RTE_ETHER_MTU)
-			continue;	/* one frame per message */
-		iters = pp_iters(o, o->sizes[s]);
-		rtt = realloc(rtt, sizeof(*rtt) * iters);
-		pp_fill(out, o->sizes[s], 0);
-		for (i = 0; i < o->warmup; i++)
-			raw_round_trip(&peer, out, in, o->sizes[s], timeout);
-		t0 = rte_rdtsc();
-		for (i = 0; i < iters && ret == 0; i++) {
-			rtt[i] = raw_round_trip(&peer, out, in, o->sizes[s], timeout);
-			if (rtt[i] == 0 || (o->verify && !pp_check(in, o->sizes[s], 0))) {
-				fprintf(stderr, "fi_dpdk_pingpong: raw frame %s\n", rtt[i] == 0 ?
-					"lost" : "corrupted");
-				ret = -1;
-			}
-		}
-		if (ret == 0) {
-			res[n].mode = "raw";
-			res[n].size = o->sizes[s];
-			pp_stats_compute(&res[n], rtt, iters, rte_rdtsc() - t0, hz);
-			n++;
-		}
-	}
-	free(out);
-	free(in);
-	free(rtt);
-	pp_ctrl_send(ctrl, "d", 1);	/* the server stops */
-	return ret == 0 ? (int)n : -1;
+	return 0;
+}
+
+/* One frame per message. */
+static size_t
+raw_rtt_max(void)
+{
+	return RTE_ETHER_MTU;
 }
 
 /* -- streams -- */
@@ -262,17 +249,12 @@ raw_blast(const struct rte_ether_addr *peer, const uint8_t *data, size_t frame_p
 static int
 raw_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 {
-	char name[RTE_ETH_NAME_MAX_LEN];
-	struct rte_ether_addr peer;
 	size_t frame_payload;
 	uint64_t frames, sent;
 	unsigned int s, n = 0;
 	uint8_t *data;
 
-	rte_eth_dev_get_name_by_port(raw_port, name);
-	if (pp_wait_link(name, o->timeout_s) != 0 ||
-	    pp_ctrl_send(ctrl, &raw_mac, sizeof(raw_mac)) != 0 ||
-	    pp_ctrl_recv(ctrl, &peer, sizeof(peer)) != sizeof(peer))
+	if (raw_rtt_prepare(o, ctrl) != 0)
 		return -1;
 	data = calloc(1, RTE_ETHER_MTU);
 	if (data == NULL)
@@ -288,7 +270,7 @@ raw_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 				break;
 			continue;
 		}
-		sent = raw_blast(&peer, data, frame_payload, frames);
+		sent = raw_blast(&raw_peer, data, frame_payload, frames);
 		if (pp_stream_result(ctrl, sent, NULL, "raw", o->sizes[s], &res[n]) != 0)
 			break;
 		n++;
@@ -311,7 +293,10 @@ raw_teardown(void)
 const struct pp_mode_ops pp_raw_ops = {
 	.name = "raw",
 	.setup = raw_setup,
-	.run = raw_run,
+	.rtt_prepare = raw_rtt_prepare,
+	.rtt_max = raw_rtt_max,
+	.rtt = raw_rtt,
+	.echo = raw_echo,
 	.stream = raw_stream,
 	.teardown = raw_teardown,
 };
