@@ -5,14 +5,16 @@
 /*
  * What the provider costs per message, on one core: two memif ports of one
  * process are joined to each other, and a frame goes round trip between them
- * first as a bare Ethernet frame (the floor: allocate, copy in, transmit,
- * receive, copy out, free), then as an FI_EP_DGRAM message and as an
- * FI_EP_RDM message between two domains (fi_inject, fi_cq_read), the two
- * taking turns in three rounds, so that both see the same regimes of this
- * VM's vCPUs and their ratio is taken within a round. One thread does both
- * sides, so what the run shows is CPU work, not the wait for another core;
- * the difference is the provider's own work, twice per round trip (two
- * sends, two receives).
+ * as a bare Ethernet frame (the floor: allocate, copy in, transmit, receive,
+ * copy out, free), as an FI_EP_DGRAM message and as an FI_EP_RDM message
+ * between two domains (fi_inject, fi_cq_read). Each has a memif pair of its
+ * own, with the same rings, and the three take turns (TURNS of them, a
+ * fraction of a second each), so that all three see the same regime of this
+ * VM's vCPUs, which changes from one second to the next: each turn gives
+ * the ratio of RDM's work to DGRAM's, both against the floor of the same
+ * turn. One thread does both sides, so what the run shows is CPU work, not
+ * the wait for another core; the difference is the provider's own work,
+ * twice per round trip (two sends, two receives).
  *
  * Then one-way streams, the same thread driving both ends: bare MTU frames
  * (allocate, copy in, transmit, receive, copy out, free) against FI_EP_RDM
@@ -68,10 +70,14 @@
 #define STREAM_BYTES	(512u << 20)	/* moved by each stream */
 #define STREAM_SLOTS	64		/* messages in flight */
 #define STREAM_BATCH	16		/* FI_MORE on all but every 16th */
-#define PAIRS		3
+#define PAIRS		3	/* the streams' */
+/* after the streams' pairs, with the rings of pair 0, where RDM runs: */
+#define FLOOR_PAIR	PAIRS		/* the bare frames' */
+#define DGRAM_PAIR	(PAIRS + 1)	/* DGRAM's (a port takes one domain at a time) */
+#define ALL_PAIRS	(PAIRS + 2)
 #define CQ_SIZE		256
 #define STREAM_MAX	(1u << 20)
-#define ROUNDS		3	/* DGRAM and RDM round trips take turns */
+#define TURNS		15	/* raw, DGRAM and RDM round trips take turns */
 
 static size_t sizes[MAX_SIZES] = { 64, 256, 1024 };
 static int nb_sizes = 3;
@@ -99,17 +105,17 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of the rounds' figures; *lo and *hi their range. */
+/* The median of the turns' figures; *lo and *hi their range. */
 static double
-rounds_median(const double *v, double *lo, double *hi)
+turns_median(const double *v, double *lo, double *hi)
 {
-	double s[ROUNDS];
+	double s[TURNS];
 
 	memcpy(s, v, sizeof(s));
-	qsort(s, ROUNDS, sizeof(s[0]), cmp_double);
+	qsort(s, TURNS, sizeof(s[0]), cmp_double);
 	*lo = s[0];
-	*hi = s[ROUNDS - 1];
-	return s[ROUNDS / 2];
+	*hi = s[TURNS - 1];
+	return s[TURNS / 2];
 }
 
 static void
@@ -266,6 +272,25 @@ raw_stream(const uint16_t *ports, uint64_t bytes)
 		rte_pktmbuf_free_bulk(in, n);
 	}
 	return (double)moved * (double)rte_get_tsc_hz() / (double)(rte_rdtsc() - t0);
+}
+
+/*
+ * Stops a raw pair: the client's side of the disconnect runs in the
+ * interrupt thread, which must be done with it before the client is stopped
+ * too (memif frees its regions there).
+ */
+static void
+raw_stop(const uint16_t *ports)
+{
+	struct rte_eth_link link;
+	int i;
+
+	rte_eth_dev_stop(ports[0]);
+	for (i = 0; i < 1000 && rte_eth_link_get_nowait(ports[1], &link) == 0 &&
+	     link.link_status == RTE_ETH_LINK_UP; i++)
+		usleep(1000);
+	usleep(10000);		/* the link goes down first, the regions after */
+	rte_eth_dev_stop(ports[1]);
 }
 
 /* -- the provider -- */
@@ -604,12 +629,12 @@ eal_args(char *eal, size_t size)
 
 	n = snprintf(eal, size, "-l 0 --no-huge -m 1024 --no-pci --no-telemetry "
 		     "--log-level=warning --no-shconf");
-	for (i = 0; i < PAIRS && n > 0 && (size_t)n < size; i++)
+	for (i = 0; i < ALL_PAIRS && n > 0 && (size_t)n < size; i++)
 		n += snprintf(eal + n, size - (size_t)n,
 			      " --vdev=net_memif%d,role=server,socket=/run/dfi-bench-%d-%d.sock%s"
 			      " --vdev=net_memif%d,role=client,socket=/run/dfi-bench-%d-%d.sock%s",
-			      2 * i, (int)getpid(), i, pair_bsize[i], 2 * i + 1, (int)getpid(), i,
-			      pair_bsize[i]);
+			      2 * i, (int)getpid(), i, pair_bsize[i < PAIRS ? i : 0], 2 * i + 1,
+			      (int)getpid(), i, pair_bsize[i < PAIRS ? i : 0]);
 }
 
 /* The streams of one pair, on RDM endpoints opened on it. */
@@ -648,25 +673,39 @@ pair_streams(int pair, const uint16_t *ports, uint8_t *stx, uint8_t *srx, uint64
 	free(sides);
 }
 
+/* Opens one endpoint of type on each port of names and makes them known to each other. */
+static int
+sides_open(struct side *sides, const char *const *names, enum fi_ep_type type)
+{
+	int ret;
+
+	ret = side_open(&sides[0], names[0], type);
+	ret = ret ? ret : side_open(&sides[1], names[1], type);
+	ret = ret ? ret : side_meet(&sides[0], &sides[1]);
+	return ret ? ret : side_meet(&sides[1], &sides[0]);
+}
+
 int
 main(int argc, char **argv)
 {
 	uint32_t iters = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) : 200000;
-	const char *names[2] = { "net_memif0", "net_memif1" };
+	/* DGRAM on DGRAM_PAIR's ports, RDM on pair 0's */
+	static const char *const names[2][2] = { { "net_memif8", "net_memif9" },
+						 { "net_memif0", "net_memif1" } };
 	static const enum fi_ep_type types[2] = { FI_EP_DGRAM, FI_EP_RDM };
 	static const char *const type_names[2] = { "dgram", "rdm" };
-	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES], raw_bps = 0, bps[RTE_DIM(streams)] = { 0 };
-	double fab_r[2][MAX_SIZES][ROUNDS], work_r[MAX_SIZES][ROUNDS], work[MAX_SIZES][3], lo, hi;
-	uint32_t round_iters = RTE_MAX(iters / ROUNDS, 1000u);
-	int round;
+	double raw_r[MAX_SIZES][TURNS], fab_r[2][MAX_SIZES][TURNS], work_r[MAX_SIZES][TURNS];
+	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES], work[MAX_SIZES][3], lo, hi;
+	double raw_bps = 0, bps[RTE_DIM(streams)] = { 0 };
+	uint32_t turn_iters = RTE_MAX(iters / TURNS, 1000u);
+	int turn;
 	double msg8_ns = 0, faa_ns = 0, atomic_rate_s = 0, msg8_rate_s = 0;
 	static volatile uint64_t counter;
 	struct fid_mr *mr;
 	uint8_t *stx = malloc(STREAM_MAX), *srx = malloc((size_t)STREAM_MAX * STREAM_SLOTS);
-	struct side *sides = calloc(2, sizeof(*sides));
+	struct side *sides = calloc(4, sizeof(*sides)), *fab[2] = { sides, sides + 2 };
 	uint64_t *rtt = malloc(sizeof(*rtt) * RTE_MAX(iters, 1000u));
-	struct rte_eth_link link;
-	uint16_t ports[2 * PAIRS];
+	uint16_t ports[2 * ALL_PAIRS], *floor = &ports[2 * FLOOR_PAIR];
 	char eal[1024], name[RTE_ETH_NAME_MAX_LEN];
 	size_t k;
 	int i, t, ret;
@@ -681,7 +720,7 @@ main(int argc, char **argv)
 	eal_args(eal, sizeof(eal));
 	test_env_setup(NULL);
 	ret = test_eal_init(argv[0], eal) < 0;
-	for (i = 0; i < 2 * PAIRS && ret == 0; i++) {
+	for (i = 0; i < 2 * ALL_PAIRS && ret == 0; i++) {
 		snprintf(name, sizeof(name), "net_memif%d", i);
 		ret = rte_eth_dev_get_port_by_name(name, &ports[i]);
 	}
@@ -692,78 +731,61 @@ main(int argc, char **argv)
 
 	raw_pool = rte_pktmbuf_pool_create("bench_raw", 4095, 256, 0,
 					   RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	ret = raw_pool == NULL ? -ENOMEM : raw_start(ports[0]);
-	ret = ret ? ret : raw_start(ports[1]);
-	CHECK(ret == 0 && links_up(ports), "raw ports: %s", rte_strerror(-ret));
-	raw_prime(ports);
-	for (i = 0; i < nb_sizes && failures == 0; i++)
-		raw_ns[i] = raw_run(ports, sizes[i], iters, rtt);
-	raw_bps = raw_stream(ports, STREAM_BYTES);
-	/* the provider configures the ports afresh; the client's side of the
-	 * disconnect runs in the interrupt thread, which must be done with it
-	 * before the client is stopped too (memif frees its regions there) */
-	rte_eth_dev_stop(ports[0]);
-	for (i = 0; i < 1000 && rte_eth_link_get_nowait(ports[1], &link) == 0 &&
-	     link.link_status == RTE_ETH_LINK_UP; i++)
-		usleep(1000);
-	usleep(10000);		/* the link goes down first, the regions after */
-	rte_eth_dev_stop(ports[1]);
+	ret = raw_pool == NULL ? -ENOMEM : raw_start(floor[0]);
+	ret = ret ? ret : raw_start(floor[1]);
+	CHECK(ret == 0 && links_up(floor), "raw ports: %s", rte_strerror(-ret));
+	raw_prime(floor);
+	raw_bps = raw_stream(floor, STREAM_BYTES);
 
-	/*
-	 * DGRAM and RDM take turns, ROUNDS times, each on endpoints of its own:
-	 * this VM's vCPUs change speed every few minutes, and a change between
-	 * one type's run and the other's would pass for a difference of the
-	 * provider's. The ratio of their work is taken in each round.
-	 */
-	for (round = 0; round < ROUNDS * 2 && failures == 0; round++) {
-		t = round % 2;
-		ret = side_open(&sides[0], names[0], types[t]);
-		ret = ret ? ret : side_open(&sides[1], names[1], types[t]);
-		ret = ret ? ret : side_meet(&sides[0], &sides[1]);
-		ret = ret ? ret : side_meet(&sides[1], &sides[0]);
-		CHECK(ret == 0 && links_up(ports), "%s endpoints: %s", type_names[t],
-		      fi_strerror(-ret));
-		for (i = 0; i < nb_sizes && failures == 0; i++)
-			fab_r[t][i][round / 2] = fab_run(sides, sizes[i], round_iters, rtt);
-		if (types[t] == FI_EP_RDM && round == 2 * ROUNDS - 1 && failures == 0) {
-			ret = fi_mr_reg(sides[1].td.domain, (void *)(uintptr_t)&counter,
-					sizeof(counter), FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0,
-					&mr, NULL);
-			CHECK(ret == 0, "counter's region: %s", fi_strerror(-ret));
-			/* interleaved halves: the two figures see the same regimes */
-			for (k = 0; k < 2 && ret == 0 && failures == 0; k++) {
-				msg8_ns += fab_run(sides, 8, iters / 2, rtt) / 2;
-				faa_ns += atomic_faa_run(sides, mr, &counter, iters / 2, rtt) / 2;
-			}
-			if (ret == 0 && failures == 0) {
-				atomic_rate_s = atomic_rate(sides, mr, &counter, 10 * (uint64_t)iters);
-				/* the stream posts its own receives */
-				CHECK(side_cancel(&sides[1]) == 0, "receive not cancelled");
-				msg8_rate_s = fab_stream(&sides[0], &sides[1], 8, false,
-							 80 * (uint64_t)iters, stx, srx) / 8;
-			}
-			if (ret == 0)
-				fi_close(&mr->fid);
-		}
-		side_close(&sides[0]);
-		side_close(&sides[1]);
+	for (t = 0; t < 2 && failures == 0; t++) {
+		ret = sides_open(fab[t], names[t], types[t]);
+		CHECK(ret == 0 && links_up(t == 0 ? &ports[2 * DGRAM_PAIR] : ports),
+		      "%s endpoints: %s", type_names[t], fi_strerror(-ret));
 	}
 	for (i = 0; i < nb_sizes && failures == 0; i++) {
-		for (round = 0; round < ROUNDS; round++)
-			work_r[i][round] = (fab_r[1][i][round] - raw_ns[i]) /
-					   (fab_r[0][i][round] - raw_ns[i]);
+		for (turn = 0; turn < TURNS && failures == 0; turn++) {
+			raw_r[i][turn] = raw_run(floor, sizes[i], turn_iters, rtt);
+			for (t = 0; t < 2 && failures == 0; t++)
+				fab_r[t][i][turn] = fab_run(fab[t], sizes[i], turn_iters, rtt);
+			work_r[i][turn] = (fab_r[1][i][turn] - raw_r[i][turn]) /
+					  (fab_r[0][i][turn] - raw_r[i][turn]);
+		}
+		raw_ns[i] = turns_median(raw_r[i], &lo, &hi);
 		for (t = 0; t < 2; t++)
-			fab_ns[t][i] = rounds_median(fab_r[t][i], &lo, &hi);
-		work[i][0] = rounds_median(work_r[i], &work[i][1], &work[i][2]);
+			fab_ns[t][i] = turns_median(fab_r[t][i], &lo, &hi);
+		work[i][0] = turns_median(work_r[i], &work[i][1], &work[i][2]);
 	}
+	raw_stop(floor);
+	if (failures == 0) {
+		ret = fi_mr_reg(fab[1][1].td.domain, (void *)(uintptr_t)&counter, sizeof(counter),
+				FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0, &mr, NULL);
+		CHECK(ret == 0, "counter's region: %s", fi_strerror(-ret));
+		/* interleaved halves: the two figures see the same regimes */
+		for (k = 0; k < 2 && ret == 0 && failures == 0; k++) {
+			msg8_ns += fab_run(fab[1], 8, iters / 2, rtt) / 2;
+			faa_ns += atomic_faa_run(fab[1], mr, &counter, iters / 2, rtt) / 2;
+		}
+		if (ret == 0 && failures == 0) {
+			atomic_rate_s = atomic_rate(fab[1], mr, &counter, 10 * (uint64_t)iters);
+			/* the stream posts its own receives */
+			CHECK(side_cancel(&fab[1][1]) == 0, "receive not cancelled");
+			msg8_rate_s = fab_stream(&fab[1][0], &fab[1][1], 8, false,
+						 80 * (uint64_t)iters, stx, srx) / 8;
+		}
+		if (ret == 0)
+			fi_close(&mr->fid);
+	}
+	for (k = 0; k < 4; k++)
+		side_close(&sides[k]);
 	for (i = 0; i < PAIRS && failures == 0; i++)
 		pair_streams(i, &ports[2 * i], stx, srx, rtt, bps);
 
 	if (failures == 0) {
 		printf("one core, memif to memif in one process, %u round trips per size in %d "
-		       "rounds of dgram then rdm;\nthe provider's work per message is (rtt - raw "
-		       "rtt) / 2; medians of the rounds, and the ratio of rdm's work to dgram's "
-		       "in each round (range)\n", round_iters * ROUNDS, ROUNDS);
+		       "turns of raw frames (a memif pair of their own), dgram and rdm;\nthe "
+		       "provider's work per message is (rtt - raw rtt) / 2; medians of the turns, "
+		       "and the ratio of rdm's work to dgram's in each turn (range)\n",
+		       turn_iters * TURNS, TURNS);
 		printf("%7s %12s %12s %12s %8s %8s %10s %10s %18s\n", "bytes", "raw rtt ns",
 		       "dgram rtt ns", "rdm rtt ns", "dgram", "rdm", "dgram ns", "rdm ns",
 		       "rdm/dgram work");
@@ -792,7 +814,7 @@ main(int argc, char **argv)
 	free(sides);
 	free(stx);
 	free(srx);
-	for (i = 0; i < 2 * PAIRS; i++)
+	for (i = 0; i < 2 * ALL_PAIRS; i++)
 		rte_eth_dev_close(ports[i]);
 	rte_mempool_free(raw_pool);
 	/* no rte_eal_cleanup(): see app/pingpong/main.c (memif close is pending
