@@ -637,24 +637,34 @@ eal_args(char *eal, size_t size)
 			      (int)getpid(), i, pair_bsize[i < PAIRS ? i : 0]);
 }
 
+/* Opens an endpoint of type on each port of a memif pair and makes them known
+ * to each other. */
+static int
+sides_open(struct side *sides, int pair, enum fi_ep_type type)
+{
+	char names[2][RTE_ETH_NAME_MAX_LEN];
+	int i, ret;
+
+	for (i = 0; i < 2; i++)
+		snprintf(names[i], sizeof(names[i]), "net_memif%d", 2 * pair + i);
+	ret = side_open(&sides[0], names[0], type);
+	ret = ret ? ret : side_open(&sides[1], names[1], type);
+	ret = ret ? ret : side_meet(&sides[0], &sides[1]);
+	return ret ? ret : side_meet(&sides[1], &sides[0]);
+}
+
 /* The streams of one pair, on RDM endpoints opened on it. */
 static void
 pair_streams(int pair, const uint16_t *ports, uint8_t *stx, uint8_t *srx, uint64_t *rtt,
 	     double *bps)
 {
 	struct side *sides = calloc(2, sizeof(*sides));
-	char names[2][RTE_ETH_NAME_MAX_LEN];
 	size_t i;
 	int ret;
 
 	if (sides == NULL)
 		return;
-	for (i = 0; i < 2; i++)
-		snprintf(names[i], sizeof(names[i]), "net_memif%d", 2 * pair + (int)i);
-	ret = side_open(&sides[0], names[0], FI_EP_RDM);
-	ret = ret ? ret : side_open(&sides[1], names[1], FI_EP_RDM);
-	ret = ret ? ret : side_meet(&sides[0], &sides[1]);
-	ret = ret ? ret : side_meet(&sides[1], &sides[0]);
+	ret = sides_open(sides, pair, FI_EP_RDM);
 	CHECK(ret == 0 && links_up(ports), "rdm endpoints on pair %d: %s", pair,
 	      fi_strerror(-ret));
 	/* the round trip makes both sides know each other (ARP); its receive
@@ -673,26 +683,13 @@ pair_streams(int pair, const uint16_t *ports, uint8_t *stx, uint8_t *srx, uint64
 	free(sides);
 }
 
-/* Opens one endpoint of type on each port of names and makes them known to each other. */
-static int
-sides_open(struct side *sides, const char *const *names, enum fi_ep_type type)
-{
-	int ret;
-
-	ret = side_open(&sides[0], names[0], type);
-	ret = ret ? ret : side_open(&sides[1], names[1], type);
-	ret = ret ? ret : side_meet(&sides[0], &sides[1]);
-	return ret ? ret : side_meet(&sides[1], &sides[0]);
-}
-
 int
 main(int argc, char **argv)
 {
 	uint32_t iters = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) : 200000;
-	/* DGRAM on DGRAM_PAIR's ports, RDM on pair 0's */
-	static const char *const names[2][2] = { { "net_memif8", "net_memif9" },
-						 { "net_memif0", "net_memif1" } };
+	/* DGRAM and RDM, each on a pair of its own */
 	static const enum fi_ep_type types[2] = { FI_EP_DGRAM, FI_EP_RDM };
+	static const int pair_of[2] = { DGRAM_PAIR, 0 };
 	static const char *const type_names[2] = { "dgram", "rdm" };
 	double raw_r[MAX_SIZES][TURNS], fab_r[2][MAX_SIZES][TURNS], work_r[MAX_SIZES][TURNS];
 	double raw_ns[MAX_SIZES], fab_ns[2][MAX_SIZES], work[MAX_SIZES][3], lo, hi;
@@ -738,9 +735,9 @@ main(int argc, char **argv)
 	raw_bps = raw_stream(floor, STREAM_BYTES);
 
 	for (t = 0; t < 2 && failures == 0; t++) {
-		ret = sides_open(fab[t], names[t], types[t]);
-		CHECK(ret == 0 && links_up(t == 0 ? &ports[2 * DGRAM_PAIR] : ports),
-		      "%s endpoints: %s", type_names[t], fi_strerror(-ret));
+		ret = sides_open(fab[t], pair_of[t], types[t]);
+		CHECK(ret == 0 && links_up(&ports[2 * pair_of[t]]), "%s endpoints: %s",
+		      type_names[t], fi_strerror(-ret));
 	}
 	for (i = 0; i < nb_sizes && failures == 0; i++) {
 		for (turn = 0; turn < TURNS && failures == 0; turn++) {
