@@ -36,8 +36,8 @@ static uint8_t raw_out[RTE_ETHER_MAX_LEN], raw_in[RTE_ETHER_MAX_LEN];
 static int
 raw_setup(const struct pp_opts *o)
 {
-	/* the floor beside a provider's mode takes a port of its own */
-	const char *name = o->mode != PP_RAW && o->floor != NULL ? o->floor : o->domain;
+	/* the floor beside a provider's mode (--floor) takes a port of its own */
+	const char *name = o->floor != NULL ? o->floor : o->domain;
 	struct rte_eth_conf conf;
 	uint16_t nb_rxd = 1024, nb_txd = 1024;
 	int ret;
@@ -172,9 +172,10 @@ raw_rtt(size_t size, bool verify, uint32_t seq)
 	return cycles;
 }
 
-/* The MACs swapped over the control connection: no broadcast, no learning. */
+/* Once the link is up, the MACs swapped over the control connection: no
+ * broadcast, no learning. Round trips and streams alike. */
 static int
-raw_rtt_prepare(const struct pp_opts *o, int ctrl)
+raw_exchange(const struct pp_opts *o, int ctrl)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
 
@@ -254,7 +255,7 @@ raw_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	unsigned int s, n = 0;
 	uint8_t *data;
 
-	if (raw_rtt_prepare(o, ctrl) != 0)
+	if (raw_exchange(o, ctrl) != 0)
 		return -1;
 	data = calloc(1, RTE_ETHER_MTU);
 	if (data == NULL)
@@ -293,7 +294,7 @@ raw_teardown(void)
 const struct pp_mode_ops pp_raw_ops = {
 	.name = "raw",
 	.setup = raw_setup,
-	.rtt_prepare = raw_rtt_prepare,
+	.rtt_prepare = raw_exchange,
 	.rtt_max = raw_rtt_max,
 	.rtt = raw_rtt,
 	.echo = raw_echo,

@@ -16,7 +16,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -37,28 +36,11 @@
 #define TURN_ACK	'a'
 
 static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* The median of n cycles, in us; scratch takes a sorted copy. */
-static double
-median_us(const uint64_t *v, uint32_t n, uint64_t *scratch)
-{
-	memcpy(scratch, v, sizeof(*v) * n);
-	qsort(scratch, n, sizeof(*scratch), cmp_u64);
-	return (double)scratch[n / 2] * 1e6 / (double)rte_get_tsc_hz();
 }
 
 /* The median of n values, sorted in place: of an even count, the mean of the middle two. */
@@ -173,29 +155,34 @@ size_in_turns(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 	const struct pp_mode_ops *side[2] = { floor, ops };
 	const char turn_of[2] = { TURN_FLOOR, TURN_MODE };
 	uint32_t block = RTE_MIN(o->block, iters), turns = (iters + block - 1) / block;
-	uint64_t *rtt[2] = { NULL, NULL }, *scratch, cycles[2] = { 0, 0 }, warm[TURN_WARMUP];
+	uint64_t *rtt[2] = { NULL, NULL }, cycles[2] = { 0, 0 }, turn_cycles, warm[TURN_WARMUP];
 	double *med[2] = { NULL, NULL };
+	struct pp_result turn_res = { .size = size };
 	const char *failed = NULL;
 	uint32_t seq = 0, t, k, done = 0;
 	int ret = -1;
 
 	iters = turns * block;
-	scratch = malloc(sizeof(*scratch) * block);
 	for (k = 0; k < 2; k++) {
 		rtt[k] = malloc(sizeof(*rtt[k]) * iters);
 		med[k] = malloc(sizeof(*med[k]) * turns);
 	}
-	if (scratch == NULL || rtt[0] == NULL || rtt[1] == NULL || med[0] == NULL ||
-	    med[1] == NULL)
+	if (rtt[0] == NULL || rtt[1] == NULL || med[0] == NULL || med[1] == NULL)
 		goto out;
 	for (t = 0; t < turns; t++) {
 		for (k = 0; k < 2; k++) {
 			failed = side[k]->name;
+			turn_cycles = 0;
 			if (turn_start(ctrl, turn_of[k]) != 0 ||
 			    rtt_burst(side[k], o, size, warm, TURN_WARMUP, &seq, &(uint64_t){ 0 }) ||
-			    rtt_burst(side[k], o, size, rtt[k] + done, block, &seq, &cycles[k]))
+			    rtt_burst(side[k], o, size, rtt[k] + done, block, &seq, &turn_cycles))
 				goto out;
-			med[k][t] = median_us(rtt[k] + done, block, scratch);
+			cycles[k] += turn_cycles;
+			/* sorts the turn's times in place: the whole run's figures
+			 * below do not depend on their order */
+			pp_stats_compute(&turn_res, rtt[k] + done, block, turn_cycles,
+					 rte_get_tsc_hz());
+			med[k][t] = turn_res.median_us;
 		}
 		done += block;
 	}
@@ -215,7 +202,6 @@ out:
 		free(rtt[k]);
 		free(med[k]);
 	}
-	free(scratch);
 	return ret;
 }
 
