@@ -99,12 +99,13 @@ if [ -n "$turns" ]; then
 	export WIRE_FLOOR=1
 	status=0
 	for mode in "${modes[@]}"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2206
+		args=(-e "$mode" -d net_memif0 --floor net_memif1 $block -S "$sizes"
+		      ${iters:+-I $iters} $verify)
+		# shellcheck disable=SC2046
 		if ! wire_pair 600 "$tmp/$mode.server" "$tmp/$mode.out" \
-			::: "$pp" $(wire_eal server) -- -e "$mode" -d net_memif0 --floor net_memif1 \
-			$block -S "$sizes" ${iters:+-I $iters} $verify \
-			::: "$pp" $(wire_eal client) -- -e "$mode" -d net_memif0 --floor net_memif1 \
-			$block -S "$sizes" ${iters:+-I $iters} $verify "$host"; then
+			::: "$pp" $(wire_eal server) -- "${args[@]}" \
+			::: "$pp" $(wire_eal client) -- "${args[@]}" "$host"; then
 			echo "pingpong $mode (in turns with the floor) failed:" >&2
 			cat "$tmp/$mode.server" "$tmp/$mode.out" >&2
 			status=1

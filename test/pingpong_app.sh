@@ -32,7 +32,6 @@ for mode in raw "$@"; do
 done
 check "the ratios against raw are printed, with their range over the rounds" contains "$out" \
 	'^[a-z]+ +64 +.* [0-9]+\.[0-9]+x \([0-9]+\.[0-9]+-[0-9]+\.[0-9]+\)$'
-# round trips of sizes the raw floor has no frame for: refused before any run
 if [ "$wire" = memif ]; then
 	# the floor in turns with each mode, inside one pair of processes
 	out=$("$here/../scripts/pingpong.sh" -f -B 500 -S 64,1400 -I 2000 -c "$@" 2>&1)
@@ -54,6 +53,7 @@ else
 	check "-f over $wire is refused (exit 2): its floor needs a second memif pair" \
 		test "$rc" -eq 2
 fi
+# round trips of sizes the raw floor has no frame for: refused before any run
 out=$("$here/../scripts/pingpong.sh" -w "$wire" -S 64k,1m "$@" 2>&1)
 rc=$?
 check "round trips without a size of at most 1500 bytes are refused (exit 2)" test "$rc" -eq 2
