@@ -24,7 +24,8 @@
 #   modes: raw (always first), dgram, rdm, msg; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
 #   -f: the floor in turns with each mode (memif, round trips; -I per mode);
-#   -s streams one way instead (message rate and bandwidth, ratio to raw's);
+#   -s streams one way instead (message rate and bandwidth, ratio to raw's;
+#      for rdm and msg, the sender's packets per message, resends, refusals);
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 #   -j writes the medians of each mode and size as JSON, for scripts/plot.py
@@ -177,13 +178,24 @@ if out:
                    for m in modes for key in results[m][0]], f, indent=1)
 if stream:
     print("one-way stream over %s, %d rounds; medians of the rounds; vs raw: bandwidth as a "
-          "share of raw frames' at the same size in the same round (range)" % (wire, rounds))
-    print("%-6s %9s %9s %9s %9s %17s" % ("mode", "bytes", "msgs", "Mmsg/s", "MB/s", "vs raw"))
+          "share of raw frames' at the same size in the same round (range); the sender's "
+          "packets per message (under 1: bundled), packets sent again and refusals (RNR) "
+          "it got, each round's (range)" % (wire, rounds))
+    print("%-6s %9s %9s %9s %9s %17s %19s %13s %13s" % ("mode", "bytes", "msgs", "Mmsg/s",
+          "MB/s", "vs raw", "pkts/msg", "resent", "refused"))
+    def counted(m, key, field, form):
+        vals = [results[m][k][key].get(field, -1) for k in range(rounds)]
+        if min(results[m][k][key].get("pkts_per_msg", -1) for k in range(rounds)) < 0:
+            return "-"
+        return (form + " (" + form + "-" + form + ")") % (statistics.median(vals), min(vals),
+                                                          max(vals))
     for m in modes:
         for key in results[m][0]:
-            print("%-6s %9d %9d %9.3f %9.1f %17s" % (key[0], key[1], total(m, key),
-                  med(m, key, "mmsg_s"), med(m, key, "mbyte_s"),
-                  fmt(ratio(m, key, "mbyte_s"), pct=True)))
+            print("%-6s %9d %9d %9.3f %9.1f %17s %19s %13s %13s" % (key[0], key[1],
+                  total(m, key), med(m, key, "mmsg_s"), med(m, key, "mbyte_s"),
+                  fmt(ratio(m, key, "mbyte_s"), pct=True),
+                  counted(m, key, "pkts_per_msg", "%.2f"), counted(m, key, "resent", "%d"),
+                  counted(m, key, "refused", "%d")))
     sys.exit(0)
 print("pingpong over %s, round trip times in microseconds, %d rounds: medians of the rounds' "
       "figures; vs raw: median over the rounds of median / the same round's raw median "

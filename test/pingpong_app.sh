@@ -47,6 +47,31 @@ if [ "$wire" = memif ]; then
 			check "raw $size B: 2000 beside them" contains "$out" "^raw +$size +2000 "
 		done
 	done
+	# one way: the reliable modes' senders count their packets, those sent
+	# again and the refusals they got (their endpoints' counters); a 64-byte
+	# message takes at most a packet (less when bundled), a 64 KiB one
+	# several
+	out=$("$here/../scripts/pingpong.sh" -w "$wire" -s -R 1 -S 64,65536 -I 20000 "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	check "one-way streams over $wire exit 0" test "$rc" -eq 0
+	n='[0-9]+' f='[0-9]+\.[0-9]+'
+	for mode in "$@"; do
+		row="^$mode +64 +20000 +$f +$f +$n% \($n-$n\)"
+		case $mode in
+		rdm|msg)
+			check "$mode 64 B stream: at most a packet per message, resends and refusals counted" \
+				contains "$out" "$row +(0\.[0-9]+|1\.00) \($f-$f\) +$n \($n-$n\) +$n \($n-$n\)$"
+			check "$mode 64 KiB stream: several packets per message" contains "$out" \
+				"^$mode +65536 +20000 +$f +$f +$n% \($n-$n\) +([2-9]|[1-9][0-9]+)\.[0-9]+ "
+			;;
+		*)
+			# datagrams: some may be lost, and none is counted
+			check "$mode 64 B stream: no protocol counters" contains "$out" \
+				"^$mode +64 +$n +$f +$f +$n% \($n-$n\) +- +- +-$"
+			;;
+		esac
+	done
 else
 	out=$("$here/../scripts/pingpong.sh" -w "$wire" -f -S 64 "$@" 2>&1)
 	rc=$?

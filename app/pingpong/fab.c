@@ -26,6 +26,7 @@
 #include <rte_cycles.h>
 
 #include "ctrl.h"
+#include "fi_ext_dpdk.h"
 #include "pingpong.h"
 
 #define FAB_NAME_MAX	64
@@ -55,6 +56,7 @@ struct fab {
 	struct fi_context tx_ctx;
 	bool reliable;
 	struct fid_mr *mr;		/* the server's region for -o */
+	struct fi_dpdk_ep_ops *ext;	/* the provider's counters (rdm, msg), or NULL */
 };
 
 /* The server's region, under a key both sides know (offset addressing). */
@@ -81,6 +83,10 @@ fab_ep_open(struct fi_info *info)
 		FAB_CHECK(fi_ep_bind(fab.ep, &fab.eq->fid, 0));
 	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
 	FAB_CHECK(fi_enable(fab.ep));
+	/* the reliable protocol's counters, which a stream reports */
+	if (fab.reliable && fi_open_ops(&fab.ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&fab.ext,
+					NULL) != 0)
+		fab.ext = NULL;
 	return 0;
 }
 
@@ -547,6 +553,7 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 	res->iters = (uint32_t)sent;
 	res->mmsg_s = (double)sent * (double)rte_get_tsc_hz() / (double)(t1 - t0) / 1e6;
 	res->mbyte_s = res->mmsg_s * (double)size;
+	res->pkts_per_msg = -1;
 	return 0;
 }
 
@@ -555,10 +562,12 @@ static int
 fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 {
 	const char *mode = fab.mode;
+	struct fi_dpdk_ep_stats before, after;
 	unsigned int s, n = 0;
 	uint64_t sent;
 	size_t size;
 	int k, nb_rx = 0;
+	bool counted;
 
 	if (fab_exchange(o, ctrl) != 0 ||
 	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
@@ -602,10 +611,18 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			stream_bufs = NULL;
 			continue;
 		}
+		counted = fab.ext != NULL && fab.ext->stats(fab.ep, &before) == 0;
 		sent = fab_blast(size, pp_iters(o, size), RTE_MAX(o->batch, 1u));
 		if (pp_stream_result(ctrl, sent, fab_drain, mode, size, &res[n]) != 0 ||
 		    sent < pp_iters(o, size))
 			return -1;
+		/* after the report: the stream's last acknowledgements came in */
+		if (counted && fab.ext->stats(fab.ep, &after) == 0) {
+			res[n].pkts_per_msg = (double)(after.tx_pkts - before.tx_pkts) /
+					      (double)sent;
+			res[n].resent = after.tx_retransmits - before.tx_retransmits;
+			res[n].refused = after.rnr_received - before.rnr_received;
+		}
 		n++;
 	}
 	/* then the same sizes as RMA, in the same run */
