@@ -572,10 +572,8 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	if (fab_exchange(o, ctrl) != 0 ||
 	    pp_wait_link(fab.info->domain_attr->name, o->timeout_s) != 0)
 		return -1;
-	/* the receives the latency loop posted are not used here */
-	fi_cancel(&fab.ep->fid, &fab.rx_ctx[0]);
-	fi_cancel(&fab.ep->fid, &fab.rx_ctx[1]);
-	fab_drain();
+	/* a stream process runs no round trip: the server posts the stream's
+	 * own receives below, and none of the latency loop's */
 	for (s = 0; s < o->nb_sizes; s++) {
 		size = RTE_MIN(o->sizes[s], fab.buf_size);
 		if (o->server) {
