@@ -476,6 +476,89 @@ test_neighbour_learning(void)
 	CU_ASSERT_EQUAL(sent_datagrams(&fake_mac, &arp), 1);
 }
 
+#define PARKED		(DFI_RX_BURST + 8)	/* frames that wait for ARP */
+
+/* Takes every frame off the wire: @return those to the fake peer, each of
+ * whose payload starts with *next, which it advances (their order). */
+static unsigned int
+drain_in_order(uint8_t *next)
+{
+	const uint16_t hdrs = DFI_UDP_HDRS_LEN + sizeof(struct dfi_hdr);
+	const struct rte_ether_hdr *eth;
+	unsigned int got = 0;
+	struct rte_mbuf *m;
+
+	while (rte_ring_dequeue(wire, (void **)&m) == 0) {
+		eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+		if (rte_is_same_ether_addr(&eth->dst_addr, &fake_mac) &&
+		    eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+			CU_ASSERT_EQUAL(*rte_pktmbuf_mtod_offset(m, const uint8_t *, hdrs), *next);
+			(*next)++;
+			got++;
+		}
+		rte_pktmbuf_free(m);
+	}
+	return got;
+}
+
+/* The fake peer is unknown again, as after a link change (dfi_neigh_flush(),
+ * which the provider does not export). */
+static void
+forget_neighbours(void)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+	unsigned int i;
+
+	for (i = 0; i < DFI_NEIGH_SIZE; i++) {
+		if (n->table[i].ip != 0) {
+			n->table[i].mac = 0;
+			n->table[i].req_tsc = 0;
+			n->table[i].req_wait = 0;
+		}
+	}
+	__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Frames that waited for ARP, and that the PMD cannot all take when the
+ * reply comes (a full ring), leave as room comes, in order: none is freed.
+ * 256 parked frames once met a memif ring of 128 slots, and the 128 it had
+ * no room for vanished, though every send had returned 0.
+ */
+static void
+test_arp_waiters_wait_for_room(void)
+{
+	struct rte_mbuf *m;
+	uint8_t next = 0;
+	unsigned int i, sent;
+	void *l3;
+
+	drain_free();
+	forget_neighbours();
+	for (i = 0; i < PARKED; i++) {
+		rx_buf[0] = (uint8_t)i;
+		CU_ASSERT_EQUAL_FATAL(send_fake(0), 0);
+	}
+	drain_free();		/* the ARP request */
+	/* the reply, then frames nobody wants (foreign: dropped as read) up to
+	 * a full ring: the poll's burst reads DFI_RX_BURST of them, and that
+	 * is the room the waiting frames find */
+	inject(arp_reply(&fake_mac));
+	while (rte_ring_free_count(wire) > 0) {
+		m = eth_frame(&other_mac, 0x88b6, PAYLOAD, &l3);
+		inject(m);
+	}
+	receive(0);
+	sent = drain_in_order(&next);
+	CU_ASSERT_EQUAL(sent, DFI_RX_BURST);
+	CU_ASSERT(dfi_neigh_has_ready(&port->rt->neigh));
+	/* the rest go with the next flush of the endpoint's frames */
+	receive(0);
+	sent += drain_in_order(&next);
+	CU_ASSERT_EQUAL(sent, PARKED);
+	CU_ASSERT_FALSE(dfi_neigh_has_ready(&port->rt->neigh));
+}
+
 /* An endpoint of tclass on a domain of domain_tclass on a's port, bound to
  * an AV of its own holding the fake peer, and a CQ: what class_send() uses. */
 struct class_ep {
@@ -738,6 +821,8 @@ static CU_TestInfo net_tests[] = {
 	{ "receive checksum flags: NONE and GOOD pass, BAD fails", test_rx_checksum_flags },
 	{ "neighbours: data packets add, only ARP replaces",
 	  test_neighbour_learning },
+	{ "ARP: what waited for a reply and finds the ring full leaves in order, as room comes",
+	  test_arp_waiters_wait_for_room },
 	{ "traffic classes: the DSCP of each in the IPv4 header", test_traffic_class_dscp },
 	{ "staged frames leave once they hold the port's tx_flush_bytes", test_staged_bytes_leave },
 	{ "link down: staged frames dropped, sends refused; up: resumed",

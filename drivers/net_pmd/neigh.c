@@ -182,14 +182,50 @@ neigh_known(const struct dfi_neigh_entry *e, uint64_t w, bool replace)
 	return cur == w || (!replace && (cur & DFI_NEIGH_VALID) != 0);
 }
 
+/*
+ * Lock held: hands the ready frames to the PMD, oldest first, and keeps what
+ * it refused. Sent at once, 256 frames that waited for an ARP reply met a
+ * memif ring of 128 slots: the PMD took 128, and the other 128 were freed,
+ * though their senders had been told they were sent (a DGRAM stream lost
+ * the 129th to 256th datagrams, every time).
+ */
+static void
+ready_send(struct dfi_neigh *n, struct dfi_port *port)
+{
+	struct rte_mbuf *m[DFI_NEIGH_PENDING];
+	uint32_t i, nb = n->nb_ready;
+	uint16_t sent;
+
+	for (i = 0; i < nb; i++)
+		m[i] = n->ready[i].m;
+	sent = dfi_wire_xmit_some(port, m, (uint16_t)nb);
+	if (sent == 0)
+		return;
+	memmove(n->ready, n->ready + sent, sizeof(n->ready[0]) * (nb - sent));
+	__atomic_store_n(&n->nb_ready, nb - sent, __ATOMIC_RELAXED);
+}
+
+void
+dfi_neigh_retry(struct dfi_port *port, bool wait)
+{
+	struct dfi_neigh *n = &port->rt->neigh;
+
+	if (wait)
+		rte_spinlock_lock(&n->lock);
+	else if (!rte_spinlock_trylock(&n->lock))
+		return;
+	if (n->nb_ready != 0)
+		ready_send(n, port);
+	rte_spinlock_unlock(&n->lock);
+}
+
 int
 dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 		const struct rte_ether_addr *mac, bool replace)
 {
-	struct rte_mbuf *ready[DFI_NEIGH_PENDING];
 	struct dfi_neigh_entry *e;
 	uint64_t w = dfi_neigh_mac_word(mac);
-	uint32_t i, nb_ready = 0;
+	uint32_t i, kept = 0, nb_ready;
 
 	e = neigh_find(n, ip);
 	if (e != NULL && neigh_known(e, w, replace))
@@ -205,21 +241,22 @@ dfi_neigh_learn(struct dfi_neigh *n, struct dfi_port *port, uint32_t ip,
 		__atomic_fetch_add(&n->gen, 1, __ATOMIC_RELEASE);
 		e->req_wait = 0;	/* answered: the next question starts quick */
 	}
-	for (i = 0; i < n->nb_pending;) {
-		if (n->pending[i].ip != ip) {
-			i++;
+	/* in the order they were parked; both lists hold DFI_NEIGH_PENDING */
+	nb_ready = n->nb_ready;
+	for (i = 0; i < n->nb_pending; i++) {
+		if (n->pending[i].ip != ip || nb_ready == DFI_NEIGH_PENDING) {
+			n->pending[kept++] = n->pending[i];
 			continue;
 		}
-		ready[nb_ready] = n->pending[i].m;
-		rte_ether_addr_copy(mac, &rte_pktmbuf_mtod(ready[nb_ready],
+		rte_ether_addr_copy(mac, &rte_pktmbuf_mtod(n->pending[i].m,
 							   struct rte_ether_hdr *)->dst_addr);
-		nb_ready++;
-		n->pending[i] = n->pending[n->nb_pending - 1];
-		pending_set(n, n->nb_pending - 1);
+		n->ready[nb_ready++] = n->pending[i];
 	}
+	pending_set(n, kept);
+	__atomic_store_n(&n->nb_ready, nb_ready, __ATOMIC_RELAXED);
+	if (nb_ready != 0)
+		ready_send(n, port);
 	rte_spinlock_unlock(&n->lock);
-	if (nb_ready > 0)
-		dfi_wire_xmit_shared(port, ready, (uint16_t)nb_ready);
 	return e != NULL ? 0 : -FI_ENOSPC;
 }
 
@@ -279,9 +316,22 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 	uint32_t ask[DFI_NEIGH_PENDING], i, j, nb_ask = 0;
 	struct dfi_neigh_entry *e;
 
-	if (__atomic_load_n(&n->nb_pending, __ATOMIC_RELAXED) == 0)
+	if (__atomic_load_n(&n->nb_pending, __ATOMIC_RELAXED) == 0 && !dfi_neigh_has_ready(n))
 		return;
 	rte_spinlock_lock(&n->lock);
+	if (n->nb_ready != 0) {
+		ready_send(n, port);
+		/* a peer that takes nothing for that long is not coming back */
+		for (i = 0; i < n->nb_ready && now - n->ready[i].since_tsc >= give_up; i++)
+			;
+		if (i > 0) {
+			for (j = 0; j < i; j++)
+				rte_pktmbuf_free(n->ready[j].m);
+			n->given_up += i;
+			memmove(n->ready, n->ready + i, sizeof(n->ready[0]) * (n->nb_ready - i));
+			__atomic_store_n(&n->nb_ready, n->nb_ready - i, __ATOMIC_RELAXED);
+		}
+	}
 	for (i = 0; i < n->nb_pending;) {
 		if (now - n->pending[i].since_tsc >= give_up) {
 			rte_pktmbuf_free(n->pending[i].m);
@@ -313,9 +363,12 @@ dfi_neigh_flush(struct dfi_port *port)
 	rte_spinlock_lock(&n->lock);
 	for (i = 0; i < n->nb_pending; i++)
 		rte_pktmbuf_free(n->pending[i].m);
-	dropped = n->nb_pending;
+	for (i = 0; i < n->nb_ready; i++)
+		rte_pktmbuf_free(n->ready[i].m);
+	dropped = n->nb_pending + n->nb_ready;
 	n->flushed += dropped;
 	pending_set(n, 0);
+	__atomic_store_n(&n->nb_ready, 0, __ATOMIC_RELAXED);
 	/* Keys stay: a lock-free reader may be probing past them. A reader that
 	 * loaded a MAC just before this finds the route stale by the generation. */
 	for (i = 0; i < DFI_NEIGH_SIZE; i++) {

@@ -60,10 +60,14 @@ struct dfi_neigh_last {
 
 struct dfi_neigh {
 	struct dfi_neigh_entry table[DFI_NEIGH_SIZE];
-	rte_spinlock_t lock;		/* table writers and the pending list */
+	rte_spinlock_t lock;		/* table writers, the pending and ready lists */
 	struct dfi_neigh_pending pending[DFI_NEIGH_PENDING];
 	uint32_t nb_pending;
-	uint64_t given_up;		/* pending packets dropped unresolved */
+	/* resolved, but the PMD had no room for them (a full ring): they go
+	 * out first, in order, at the next flush of any endpoint's frames */
+	struct dfi_neigh_pending ready[DFI_NEIGH_PENDING];
+	uint32_t nb_ready;
+	uint64_t given_up;		/* pending packets dropped unresolved or unsent */
 	uint64_t overflow;		/* cache full: neighbours not learned */
 	uint64_t flushed;		/* pending packets dropped by a flush */
 	uint64_t forgotten;		/* MACs forgotten for a silent neighbour */
@@ -91,6 +95,20 @@ dfi_neigh_mac_word(const struct rte_ether_addr *mac)
  * @return 0 with its MAC, or -FI_EAGAIN when it is not resolved yet.
  */
 int dfi_neigh_lookup(const struct dfi_port *port, uint32_t ip, struct rte_ether_addr *mac);
+
+/** Whether resolved frames wait for room in the PMD (a relaxed look, no lock). */
+static inline bool
+dfi_neigh_has_ready(const struct dfi_neigh *n)
+{
+	return __atomic_load_n(&n->nb_ready, __ATOMIC_RELAXED) != 0;
+}
+
+/**
+ * Sends the resolved frames that found no room before, in order, as far as
+ * the PMD takes them; the rest wait for the next try. With wait false, it
+ * gives way to a thread that holds the cache's lock.
+ */
+void dfi_neigh_retry(struct dfi_port *port, bool wait);
 
 /**
  * Holds a packet for a neighbour being resolved and asks for it, unless it

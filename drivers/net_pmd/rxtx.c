@@ -1042,6 +1042,9 @@ dfi_sink_flush(struct dfi_sink *sink)
 	sink->tx_bytes = 0;
 	if (sink->nb_lo != 0)
 		loopback_flush(sink);
+	/* frames that waited for ARP and found the ring full go first */
+	if (unlikely(dfi_neigh_has_ready(&sink->port->rt->neigh)))
+		dfi_neigh_retry(sink->port, false);
 	if (sink->nb_tx == 0)
 		return 0;
 	if (unlikely(dfi_port_link_epoch(sink->port) != sink->tx_epoch)) {
@@ -1055,10 +1058,16 @@ dfi_sink_flush(struct dfi_sink *sink)
 	return sink->nb_tx;
 }
 
+uint16_t
+dfi_wire_xmit_some(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n)
+{
+	return tx_burst(port, 0, pkts, n);
+}
+
 void
 dfi_wire_xmit_shared(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t sent = tx_burst(port, 0, pkts, n);
+	uint16_t sent = dfi_wire_xmit_some(port, pkts, n);
 
 	if (sent < n)
 		rte_pktmbuf_free_bulk(pkts + sent, n - sent);

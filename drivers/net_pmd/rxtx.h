@@ -300,4 +300,8 @@ dfi_sink_tx_room(const struct dfi_sink *sink)
 /** Transmits frames on the shared queue; what the PMD refuses is freed. */
 void dfi_wire_xmit_shared(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n);
 
+/** Transmits frames on the shared queue. @return how many the PMD took;
+ * the rest are still the caller's. */
+uint16_t dfi_wire_xmit_some(struct dfi_port *port, struct rte_mbuf **pkts, uint16_t n);
+
 #endif /* _DFI_RXTX_H_ */
