@@ -206,13 +206,11 @@ ready_send(struct dfi_neigh *n, struct dfi_port *port)
 }
 
 void
-dfi_neigh_retry(struct dfi_port *port, bool wait)
+dfi_neigh_retry(struct dfi_port *port)
 {
 	struct dfi_neigh *n = &port->rt->neigh;
 
-	if (wait)
-		rte_spinlock_lock(&n->lock);
-	else if (!rte_spinlock_trylock(&n->lock))
+	if (!rte_spinlock_trylock(&n->lock))
 		return;
 	if (n->nb_ready != 0)
 		ready_send(n, port);

@@ -105,10 +105,10 @@ dfi_neigh_has_ready(const struct dfi_neigh *n)
 
 /**
  * Sends the resolved frames that found no room before, in order, as far as
- * the PMD takes them; the rest wait for the next try. With wait false, it
- * gives way to a thread that holds the cache's lock.
+ * the PMD takes them; the rest wait for the next try. It gives way to a
+ * thread that holds the cache's lock (the tick tries again).
  */
-void dfi_neigh_retry(struct dfi_port *port, bool wait);
+void dfi_neigh_retry(struct dfi_port *port);
 
 /**
  * Holds a packet for a neighbour being resolved and asks for it, unless it

@@ -1044,7 +1044,7 @@ dfi_sink_flush(struct dfi_sink *sink)
 		loopback_flush(sink);
 	/* frames that waited for ARP and found the ring full go first */
 	if (unlikely(dfi_neigh_has_ready(&sink->port->rt->neigh)))
-		dfi_neigh_retry(sink->port, false);
+		dfi_neigh_retry(sink->port);
 	if (sink->nb_tx == 0)
 		return 0;
 	if (unlikely(dfi_port_link_epoch(sink->port) != sink->tx_epoch)) {
