@@ -553,7 +553,6 @@ fab_rma_stream(const struct pp_opts *o, int ctrl, size_t size, struct pp_result 
 	res->iters = (uint32_t)sent;
 	res->mmsg_s = (double)sent * (double)rte_get_tsc_hz() / (double)(t1 - t0) / 1e6;
 	res->mbyte_s = res->mmsg_s * (double)size;
-	res->pkts_per_msg = -1;
 	return 0;
 }
 
@@ -616,6 +615,7 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			return -1;
 		/* after the report: the stream's last acknowledgements came in */
 		if (counted && fab.ext->stats(fab.ep, &after) == 0) {
+			res[n].counted = true;
 			res[n].pkts_per_msg = (double)(after.tx_pkts - before.tx_pkts) /
 					      (double)sent;
 			res[n].resent = after.tx_retransmits - before.tx_retransmits;

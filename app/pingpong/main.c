@@ -254,7 +254,9 @@ teardown(const struct pp_mode_ops *floor, const struct pp_mode_ops *ops)
 int
 main(int argc, char **argv)
 {
-	struct pp_result res[PP_MAX_SIZES];
+	/* zeroed: a result's fields that its mode does not fill (a round
+	 * trip's resends, say) are 0 in the JSON, never the stack's */
+	struct pp_result res[PP_MAX_SIZES] = { 0 };
 	const struct pp_mode_ops *ops, *floor;
 	struct pp_opts o;
 	int ret, ctrl, n = -1;

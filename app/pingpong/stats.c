@@ -34,7 +34,7 @@ pp_stats_compute(struct pp_result *r, uint64_t *rtt, uint32_t iters, uint64_t to
 
 	qsort(rtt, iters, sizeof(*rtt), cmp_u64);
 	r->stream = false;	/* round trips (the caller's result is not zeroed) */
-	r->pkts_per_msg = -1;
+	r->counted = false;
 	r->iters = iters;
 	r->min_us = (double)rtt[0] * us_per_cycle;
 	r->median_us = pct(rtt, iters, 0.5, us_per_cycle);
@@ -59,7 +59,8 @@ pp_report(const struct pp_result *r, unsigned int n, bool json)
 			       ", \"refused\": %" PRIu64 "}%s\n", r[i].mode,
 			       r[i].stream ? "true" : "false", r[i].size, r[i].iters, r[i].min_us,
 			       r[i].median_us, r[i].p99_us, r[i].p999_us, r[i].mmsg_s, r[i].mbyte_s,
-			       r[i].pkts_per_msg, r[i].resent, r[i].refused, i + 1 < n ? "," : "");
+			       r[i].counted ? r[i].pkts_per_msg : -1, r[i].resent, r[i].refused,
+			       i + 1 < n ? "," : "");
 		printf("]\n");
 		return;
 	}
@@ -69,7 +70,7 @@ pp_report(const struct pp_result *r, unsigned int n, bool json)
 		for (i = 0; i < n; i++) {
 			printf("%-6s %8zu %9u %8.3f %9.1f", r[i].mode, r[i].size, r[i].iters,
 			       r[i].mmsg_s, r[i].mbyte_s);
-			if (r[i].pkts_per_msg < 0)
+			if (!r[i].counted)
 				printf(" %9s %9s %9s\n", "-", "-", "-");
 			else
 				printf(" %9.3f %9" PRIu64 " %9" PRIu64 "\n", r[i].pkts_per_msg,

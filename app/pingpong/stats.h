@@ -23,11 +23,12 @@ struct pp_result {
 	double mbyte_s;		/* payload bytes per second, both directions, MB */
 	bool stream;		/* one way: no round trips, rates only */
 	/*
-	 * A message stream over the reliable protocol, from the sending
-	 * endpoint's counters (fi_dpdk_ep_ops): the packets it sent per
-	 * message (under 1: bundled), those it sent again, and the refusals
-	 * (RNR) it got. pkts_per_msg is negative where nothing was counted.
+	 * A message stream over the reliable protocol (counted), from the
+	 * sending endpoint's counters (fi_dpdk_ep_ops): the packets it sent
+	 * per message (under 1: bundled), those it sent again, and the
+	 * refusals (RNR) it got. A zeroed result counted nothing.
 	 */
+	bool counted;
 	double pkts_per_msg;
 	uint64_t resent;
 	uint64_t refused;

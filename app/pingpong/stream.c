@@ -88,6 +88,5 @@ pp_stream_result(int ctrl, uint64_t sent, void (*progress)(void), const char *mo
 	res->iters = (uint32_t)rep.msgs;
 	res->mmsg_s = (double)rep.msgs / secs / 1e6;
 	res->mbyte_s = (double)rep.bytes / secs / 1e6;
-	res->pkts_per_msg = -1;
 	return 0;
 }
