@@ -7,7 +7,7 @@
  * state"): FI_EP_RDM operations are accepted and held, retried as the link
  * allows, and either complete once it is up or fail, each with an error
  * completion, when FI_DPDK_RDM_TIMEOUT_MS has passed; an FI_EP_DGRAM send
- * is refused at once with -FI_ENETDOWN. Five memif ports in one process:
+ * is refused at once with -FI_ENETDOWN. Seven memif ports in one process:
  *   - net_memif2 is a client whose server never exists: its endpoint still
  *     enables, and every kind of operation posted on it, injects included,
  *     ends in an FI_ENETDOWN error completion within the deadline, neither
@@ -19,7 +19,9 @@
  *     memif refuses the client ("ID not found") and never tries again by
  *     itself. Messages posted on net_memif4 meanwhile wait; once an endpoint
  *     starts net_memif3, the client port connects again and every message
- *     arrives, in order and bit-exact, and no send fails.
+ *     arrives, in order and bit-exact, and no send fails;
+ *   - net_memif6, refused so by net_memif5, whose port starts right after,
+ *     connects again within its restarts' back-off, not a second later.
  *
  * "test_link watchdog" runs alone, with faults on every port: an
  * application that injects messages and then stops calling into libfabric
@@ -599,6 +601,44 @@ test_late_link_loses_nothing(void)
 	side_close(&b);
 }
 
+/*
+ * A memif client refused at its start by a server whose port starts right
+ * after: memif closed the refused start's connection, so no greeting can be
+ * under way on it, and the client connects again as its back-off says (10,
+ * 20, 40 ms... apart), not a handshake's second after the refused start
+ * (DFI_REVIVE_HANDSHAKE_MS, queue.h). Both opens wait their 250 ms for the
+ * link; the second restart's back-off ends before that, so the links are up
+ * about 550 ms after the client's start, where a handshake's hold puts them
+ * past 1000 ms.
+ */
+#define HANDSHAKE_MS	1000
+
+static void
+test_refused_client_back_soon(void)
+{
+	struct rte_eth_link link;
+	struct timespec t0;
+	struct side a, b;
+	uint16_t client;
+	double up_ms;
+	bool up;
+
+	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_get_port_by_name("net_memif6", &client), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* b, memif6, is a client of memif5, whose port nobody has started yet */
+	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif6", FI_EP_RDM, NULL), 0);
+	CU_ASSERT(rte_eth_link_get_nowait(client, &link) == 0 &&
+		  link.link_status == RTE_ETH_LINK_DOWN);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif5", FI_EP_RDM, NULL), 0);
+	up = links_up(&a, &b, "net_memif5", "net_memif6");
+	up_ms = test_ms_since(&t0);
+	printf("\n    refused client: links up %.0f ms after its start\n", up_ms);
+	CU_ASSERT(up);
+	CU_ASSERT(up_ms < HANDSHAKE_MS);
+	side_close(&a);
+	side_close(&b);
+}
+
 /* -- the watchdog (test_link watchdog) -- */
 
 static uint64_t
@@ -705,6 +745,8 @@ static CU_TestInfo link_tests[] = {
 	  test_late_link_loses_nothing },
 	{ "a datagram sent while the EAL interrupt thread runs has left when the send returns",
 	  test_send_in_intr_window },
+	{ "a memif client refused at its start connects again within its back-off",
+	  test_refused_client_back_soon },
 	CU_TEST_INFO_NULL,
 };
 
@@ -729,10 +771,12 @@ main(int argc, char **argv)
 		 " --vdev=net_memif1,role=client,socket=/run/dfi-link-%d-a.sock"
 		 " --vdev=net_memif2,role=client,socket=/run/dfi-link-%d-none.sock"
 		 " --vdev=net_memif3,role=server,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:01"
-		 " --vdev=net_memif4,role=client,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:02",
-		 getpid(), getpid(), getpid(), getpid(), getpid());
+		 " --vdev=net_memif4,role=client,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:02"
+		 " --vdev=net_memif5,role=server,socket=/run/dfi-link-%d-c.sock,mac=02:df:20:00:00:03"
+		 " --vdev=net_memif6,role=client,socket=/run/dfi-link-%d-c.sock,mac=02:df:20:00:00:04",
+		 getpid(), getpid(), getpid(), getpid(), getpid(), getpid(), getpid());
 	test_env_setup(args);
-	/* five ports' pools in TEST_EAL_BASE's memory */
+	/* seven ports' pools in TEST_EAL_BASE's memory */
 	setenv("FI_DPDK_MBUFS", "4095", 1);
 	if (!watchdog)
 		return test_run(suites);

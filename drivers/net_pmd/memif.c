@@ -3,9 +3,17 @@
  */
 
 /* net_memif ports: their role and ring buffer size, read from their device
- * arguments, and a client's start that keeps memif's refusals quiet. */
+ * arguments, and a client's start that keeps memif's refusals quiet and
+ * finds the control channel it connected. */
 
+#include <dirent.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 
 #include <rte_ethdev.h>
 #include <rte_log.h>
@@ -19,6 +27,8 @@
 #define MEMIF_ROLE_ARG		"role"
 #define MEMIF_BSIZE_ARG		"bsize"
 #define MEMIF_BSIZE_DEFAULT	2048
+#define MEMIF_SOCKET_ARG	"socket"
+#define MEMIF_SOCKET_DEFAULT	"/run/memif.sock"
 #define MEMIF_LOGTYPE		"pmd.net.memif"
 
 static int
@@ -56,17 +66,124 @@ dfi_memif_is_client(uint16_t port_id)
 	return client;
 }
 
+static int
+devarg_str(const char *key __rte_unused, const char *value, void *arg)
+{
+	snprintf(arg, sizeof(((struct sockaddr_un *)NULL)->sun_path), "%s", value);
+	return 0;
+}
+
+/*
+ * The inode of descriptor fd when it is a socket connected to the memif
+ * socket named path, in the abstract namespace (memif's default) or the
+ * file system; else 0.
+ */
+static uint64_t
+cc_inode(int fd, const char *path)
+{
+	struct sockaddr_un peer;
+	socklen_t len = sizeof(peer);
+	const char *name = peer.sun_path;
+	size_t name_len;
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	    getpeername(fd, (struct sockaddr *)&peer, &len) != 0 || peer.sun_family != AF_UNIX ||
+	    len <= offsetof(struct sockaddr_un, sun_path))
+		return 0;
+	name_len = len - offsetof(struct sockaddr_un, sun_path);
+	if (name[0] == '\0') {
+		name++;
+		name_len--;
+	}
+	name_len = strnlen(name, name_len);
+	return name_len == strlen(path) && memcmp(name, path, name_len) == 0 ? st.st_ino : 0;
+}
+
+/* Calls fn on each socket of the process connected to path, until it returns true. */
+static void
+cc_each(const char *path, bool (*fn)(int fd, uint64_t ino, void *arg), void *arg)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+	uint64_t ino;
+	int fd;
+
+	if (dir == NULL)
+		return;
+	while ((de = readdir(dir)) != NULL) {
+		fd = atoi(de->d_name);
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd == dirfd(dir))
+			continue;
+		ino = cc_inode(fd, path);
+		if (ino != 0 && fn(fd, ino, arg))
+			break;
+	}
+	closedir(dir);
+}
+
+/* what the start's search knows: the sockets there were before, the new one */
+struct cc_search {
+	uint64_t before[DFI_MEMIF_CC_MAX];
+	uint32_t nb_before;
+	struct dfi_memif_cc *cc;
+};
+
+static bool
+cc_note_before(int fd __rte_unused, uint64_t ino, void *arg)
+{
+	struct cc_search *s = arg;
+
+	if (s->nb_before < DFI_MEMIF_CC_MAX)
+		s->before[s->nb_before++] = ino;
+	return false;
+}
+
+static bool
+cc_take_new(int fd, uint64_t ino, void *arg)
+{
+	struct cc_search *s = arg;
+	uint32_t i;
+
+	for (i = 0; i < s->nb_before; i++)
+		if (s->before[i] == ino)
+			return false;
+	s->cc->fd = fd;
+	s->cc->ino = ino;
+	return true;
+}
+
 int
-dfi_memif_client_start(uint16_t port_id)
+dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc)
 {
 	int type = rte_log_register(MEMIF_LOGTYPE);
 	int level = type >= 0 ? rte_log_get_level(type) : -1;
+	struct cc_search search = { .nb_before = 0, .cc = cc };
+	char path[sizeof(((struct sockaddr_un *)NULL)->sun_path)] = MEMIF_SOCKET_DEFAULT;
 	int ret;
 
+	cc->fd = -1;
+	cc->ino = 0;
+	dfi_devarg(port_id, MEMIF_SOCKET_ARG, devarg_str, path);
+	/* other ports of the process may be connected to the same socket */
+	cc_each(path, cc_note_before, &search);
 	if (level >= 0)
 		rte_log_set_level(type, RTE_LOG_CRIT);
 	ret = rte_eth_dev_start(port_id);
 	if (level >= 0)
 		rte_log_set_level(type, (uint32_t)level);
+	if (ret == 0 && search.nb_before < DFI_MEMIF_CC_MAX)
+		cc_each(path, cc_take_new, &search);
 	return ret;
+}
+
+bool
+dfi_memif_cc_closed(const struct dfi_memif_cc *cc)
+{
+	struct stat st;
+
+	if (cc->fd < 0)
+		return false;
+	/* a descriptor memif closed may have been given to another file */
+	return fstat(cc->fd, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_ino != cc->ino;
 }

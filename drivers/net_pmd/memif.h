@@ -31,11 +31,41 @@ uint16_t dfi_memif_mtu(uint16_t port_id);
 /** @return true when the port is a net_memif port in the client role (memif's default). */
 bool dfi_memif_is_client(uint16_t port_id);
 
+/* memif client ports of one process connected to one socket whose control
+ * channels a start tells apart (memif allows 256 per socket) */
+#define DFI_MEMIF_CC_MAX	256
+
+/**
+ * The control channel a memif client's start connected: memif's socket to
+ * its server, where the handshake runs. memif closes it when the server
+ * refuses the client or disconnects it; until then, the handshake may still
+ * be under way.
+ */
+struct dfi_memif_cc {
+	int fd;		/* -1: none known */
+	uint64_t ino;	/* the socket's inode, which a reused descriptor does not have */
+};
+
 /**
  * Starts a memif client port whose server may not listen yet, with memif's
  * own log of a refused connect (ERR, once per attempt) held back: the caller
- * retries and says so itself. @return rte_eth_dev_start()'s result.
+ * retries and says so itself. Finds the socket the start connected among the
+ * process's descriptors: the one connected to the port's memif socket that
+ * was not before the start.
+ *
+ * @param cc
+ *   Set to that socket, or to none (fd -1) when the start failed or no such
+ *   socket was found.
+ * @return rte_eth_dev_start()'s result.
  */
-int dfi_memif_client_start(uint16_t port_id);
+int dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc);
+
+/**
+ * @return true once memif has closed the control channel cc: the server
+ *   answered (refusing or disconnecting the client) or hung up, so no
+ *   handshake is under way on it. False while it is open, and when none is
+ *   known.
+ */
+bool dfi_memif_cc_closed(const struct dfi_memif_cc *cc);
 
 #endif /* _DFI_MEMIF_H_ */

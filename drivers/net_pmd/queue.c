@@ -59,6 +59,7 @@ dfi_queue_rt_alloc(void)
 	pthread_mutex_init(&rt->ctl, NULL);
 	rt->locked = 1;
 	rt->link_fd = -1;
+	rt->cc.fd = -1;
 	return rt;
 }
 
@@ -247,12 +248,18 @@ revive_rearm(struct dfi_port_rt *rt)
 }
 
 /* A memif client's start connected its socket: the handshake has its time
- * (DFI_REVIVE_HANDSHAKE_MS) before the next restart may close it. */
+ * (DFI_REVIVE_HANDSHAKE_MS) before the next restart may close it, unless
+ * memif closes that socket first. Under ctl. */
 static void
-revive_handshake(struct dfi_port_rt *rt, uint64_t now)
+revive_handshake(struct dfi_port *port, uint64_t now)
 {
-	RT_STORE(rt->revive_tsc, RTE_MAX(RT_LOAD(rt->revive_tsc),
-					 now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS));
+	struct dfi_port_rt *rt = port->rt;
+
+	rt->handshake_tsc = now + rte_get_timer_hz() / 1000 * DFI_REVIVE_HANDSHAKE_MS;
+	if (rt->cc.fd < 0)
+		NET_LOG(INFO, "%s: the start's control channel was not found among the "
+			"process's sockets: the next restart waits %u ms", port->name,
+			DFI_REVIVE_HANDSHAKE_MS);
 }
 
 /*
@@ -381,7 +388,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 	}
 	if (rt->pmd_started)
 		rte_eth_dev_stop(port->port_id);
-	ret = dfi_memif_client_start(port->port_id);
+	ret = dfi_memif_client_start(port->port_id, &rt->cc);
 	RT_STORE(rt->pmd_started, ret == 0);	/* dfi_intr_gate_wait() looks unlocked */
 	if (rt->locked) {
 		rte_spinlock_unlock(&rt->tx_lock);
@@ -401,16 +408,19 @@ port_restart(struct dfi_port *port, uint64_t now)
 	RT_STORE(rt->revive_wait, wait);
 	RT_STORE(rt->revive_tsc, now + wait);
 	if (ret == 0)
-		revive_handshake(rt, now);
+		revive_handshake(port, now);
 }
 
-/* Under ctl: restarts the port if its link is down and its time has come. */
+/* Under ctl: restarts the port if its link is down and its time has come,
+ * and no handshake may still be under way on what the last start connected. */
 static void
 port_revive(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_port_rt *rt = port->rt;
 
-	if (rt->revive && rt->started && !dfi_port_link_up(port) && now >= RT_LOAD(rt->revive_tsc))
+	if (rt->revive && rt->started && !dfi_port_link_up(port) &&
+	    now >= RT_LOAD(rt->revive_tsc) &&
+	    (now >= rt->handshake_tsc || dfi_memif_cc_closed(&rt->cc)))
 		port_restart(port, now);
 }
 
@@ -477,7 +487,8 @@ dfi_port_start(struct dfi_port *port)
 	if (ret == 0)
 		ret = port_configure(port);
 	if (ret == 0)
-		ret = rte_eth_dev_start(port->port_id);
+		ret = rt->revive ? dfi_memif_client_start(port->port_id, &rt->cc) :
+		      rte_eth_dev_start(port->port_id);
 	RT_STORE(rt->pmd_started, ret == 0);
 	if (ret != 0 && rt->revive) {
 		/* a memif client before its server: the port keeps trying */
@@ -497,7 +508,7 @@ dfi_port_start(struct dfi_port *port)
 	rt->users = 1;
 	revive_rearm(rt);
 	if (rt->revive && rt->pmd_started)
-		revive_handshake(rt, rte_get_timer_cycles());
+		revive_handshake(port, rte_get_timer_cycles());
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	RT_STORE(rt->next_check_tsc, rte_get_timer_cycles());
 	/* for the kernel's view of the interface: a PMD's may not follow it */
@@ -550,6 +561,7 @@ port_halt(struct dfi_port *port)
 	if (rt->link_fd >= 0)
 		close(rt->link_fd);
 	rt->link_fd = -1;
+	rt->cc.fd = -1;		/* memif closed it in the stop */
 	rt->started = false;
 	NET_LOG(INFO, "%s: stopped", port->name);
 }

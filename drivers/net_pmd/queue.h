@@ -22,6 +22,7 @@
 #include <rte_spinlock.h>
 
 #include "fault.h"
+#include "memif.h"
 #include "neigh.h"
 #include "port.h"
 
@@ -107,6 +108,8 @@ struct dfi_port_rt {
 	bool gated;			/* kept apart from the EAL interrupt thread (intr_gate.h) */
 	uint64_t revive_tsc;		/* the next restart, while the link is down */
 	uint64_t revive_wait;		/* from DFI_REVIVE_MIN_MS, doubling to _MAX_MS */
+	uint64_t handshake_tsc;		/* no restart before, while cc is open */
+	struct dfi_memif_cc cc;		/* what the last start connected */
 	uint64_t revivals;		/* restarts done */
 	pthread_mutex_t ctl;		/* start, stop, attach, detach */
 	struct dfi_port_stats stats __rte_cache_aligned;
@@ -164,10 +167,12 @@ void dfi_port_tick(struct dfi_port *port, uint64_t now);
 #define DFI_REVIVE_MAX_MS	1000
 /*
  * A start that connected (the memif server accepted the socket) is not
- * undone before this: DPDK 22.11's memif server panics in the EAL interrupt
- * thread when a client closes its connection before the server's hello went
- * out (memif_listener_handler() closes the socket, leaving it registered), so
- * a handshake under way is given time even by a busy server.
+ * undone before this while its control channel is open: DPDK 22.11's memif
+ * server panics in the EAL interrupt thread when a client closes its
+ * connection before the server's hello went out (memif_listener_handler()
+ * closes the socket, leaving it registered), so a handshake under way is
+ * given time even by a busy server. Once memif has closed the channel (the
+ * server answered: a refusal), the next restart comes when the back-off says.
  */
 #define DFI_REVIVE_HANDSHAKE_MS	1000
 
