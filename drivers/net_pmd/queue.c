@@ -247,9 +247,8 @@ revive_rearm(struct dfi_port_rt *rt)
 	RT_STORE(rt->revive_tsc, rte_get_timer_cycles() + revive_min());
 }
 
-/* A memif client's start connected its socket: the handshake has its time
- * (DFI_REVIVE_HANDSHAKE_MS) before the next restart may close it, unless
- * memif closes that socket first. Under ctl. */
+/* A memif client's start connected its socket: no restart closes it while
+ * memif keeps it open (revive_would_cut()). Under ctl. */
 static void
 revive_handshake(struct dfi_port *port, uint64_t now)
 {
@@ -411,16 +410,30 @@ port_restart(struct dfi_port *port, uint64_t now)
 		revive_handshake(port, now);
 }
 
-/* Under ctl: restarts the port if its link is down and its time has come,
- * and no handshake may still be under way on what the last start connected. */
+/*
+ * Whether a restart now may close a connection whose handshake is under way:
+ * while memif keeps the last start's control channel open, the server may
+ * not have greeted it yet (busy, stopped, swapped out), and closing it then
+ * makes the server abort (DFI_REVIVE_HANDSHAKE_MS). memif closes the channel
+ * itself on the server's refusal, disconnect or death. A channel the start
+ * did not find is given DFI_REVIVE_HANDSHAKE_MS.
+ */
+static bool
+revive_would_cut(const struct dfi_port_rt *rt, uint64_t now)
+{
+	if (rt->cc.fd >= 0)
+		return !dfi_memif_cc_closed(&rt->cc);
+	return now < rt->handshake_tsc;
+}
+
+/* Under ctl: restarts the port if its link is down and its time has come. */
 static void
 port_revive(struct dfi_port *port, uint64_t now)
 {
 	struct dfi_port_rt *rt = port->rt;
 
 	if (rt->revive && rt->started && !dfi_port_link_up(port) &&
-	    now >= RT_LOAD(rt->revive_tsc) &&
-	    (now >= rt->handshake_tsc || dfi_memif_cc_closed(&rt->cc)))
+	    now >= RT_LOAD(rt->revive_tsc) && !revive_would_cut(rt, now))
 		port_restart(port, now);
 }
 

@@ -108,7 +108,7 @@ struct dfi_port_rt {
 	bool gated;			/* kept apart from the EAL interrupt thread (intr_gate.h) */
 	uint64_t revive_tsc;		/* the next restart, while the link is down */
 	uint64_t revive_wait;		/* from DFI_REVIVE_MIN_MS, doubling to _MAX_MS */
-	uint64_t handshake_tsc;		/* no restart before, while cc is open */
+	uint64_t handshake_tsc;		/* no restart before, if cc is unknown */
 	struct dfi_memif_cc cc;		/* what the last start connected */
 	uint64_t revivals;		/* restarts done */
 	pthread_mutex_t ctl;		/* start, stop, attach, detach */
@@ -167,12 +167,14 @@ void dfi_port_tick(struct dfi_port *port, uint64_t now);
 #define DFI_REVIVE_MAX_MS	1000
 /*
  * A start that connected (the memif server accepted the socket) is not
- * undone before this while its control channel is open: DPDK 22.11's memif
+ * undone while memif keeps its control channel open: DPDK 22.11's memif
  * server panics in the EAL interrupt thread when a client closes its
  * connection before the server's hello went out (memif_listener_handler()
- * closes the socket, leaving it registered), so a handshake under way is
- * given time even by a busy server. Once memif has closed the channel (the
- * server answered: a refusal), the next restart comes when the back-off says.
+ * closes the socket, leaving it registered), which a server busy or stopped
+ * for longer than any fixed wait would meet. Once memif has closed the
+ * channel (the server refused the client, disconnected or died), the next
+ * restart comes when the back-off says. Where the start's channel was not
+ * found, it is given this long.
  */
 #define DFI_REVIVE_HANDSHAKE_MS	1000
 
