@@ -394,7 +394,8 @@ struct dfi_rdm {
 	 * dense so that a stream's copies stay on a few pages and lines;
 	 * inject_size per op for the rest */
 	uint8_t *inject_small;
-	uint8_t *inject_bufs;
+	uint8_t *inject_bufs;		/* mapped: inject_bufs_map() */
+	size_t inject_bufs_len;
 	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
 	/* receives and unexpected messages: own, or a shared context's */
 	struct rdm_rxq *rxq;
