@@ -7,6 +7,7 @@
  * finds the control channel it connected. */
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,10 @@ cc_take_new(int fd, uint64_t ino, void *arg)
 	return true;
 }
 
+/* one client start at a time: a socket another port's start connected
+ * meanwhile would pass for this one's */
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int
 dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc)
 {
@@ -165,6 +170,7 @@ dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc)
 	cc->fd = -1;
 	cc->ino = 0;
 	dfi_devarg(port_id, MEMIF_SOCKET_ARG, devarg_str, path);
+	pthread_mutex_lock(&start_lock);
 	/* other ports of the process may be connected to the same socket */
 	cc_each(path, cc_note_before, &search);
 	if (level >= 0)
@@ -174,6 +180,7 @@ dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc)
 		rte_log_set_level(type, (uint32_t)level);
 	if (ret == 0 && search.nb_before < DFI_MEMIF_CC_MAX)
 		cc_each(path, cc_take_new, &search);
+	pthread_mutex_unlock(&start_lock);
 	return ret;
 }
 
