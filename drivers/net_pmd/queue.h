@@ -162,9 +162,11 @@ void dfi_port_tick(struct dfi_port *port, uint64_t now);
 
 #define DFI_LINK_POLL_MS	20
 /* A port whose PMD connects only when started (a memif client) is restarted
- * while its link is down, this often at first, half as often after each try. */
+ * while its link is down, this often at first, half as often after each try,
+ * and never less often than _MAX_MS: a late server is met within that of its
+ * start. A try costs a connect() refused, or the server a refusal. */
 #define DFI_REVIVE_MIN_MS	10
-#define DFI_REVIVE_MAX_MS	1000
+#define DFI_REVIVE_MAX_MS	100
 /*
  * A start that connected (the memif server accepted the socket) is not
  * undone while memif keeps its control channel open: DPDK 22.11's memif
