@@ -31,6 +31,8 @@
 #define MEMIF_SOCKET_ARG	"socket"
 #define MEMIF_SOCKET_DEFAULT	"/run/memif.sock"
 #define MEMIF_LOGTYPE		"pmd.net.memif"
+/* a memif socket's name, as long as a Unix socket address holds */
+#define SOCKET_PATH_MAX		sizeof(((struct sockaddr_un *)NULL)->sun_path)
 
 static int
 role_is_client(const char *key __rte_unused, const char *value, void *arg)
@@ -70,7 +72,7 @@ dfi_memif_is_client(uint16_t port_id)
 static int
 devarg_str(const char *key __rte_unused, const char *value, void *arg)
 {
-	snprintf(arg, sizeof(((struct sockaddr_un *)NULL)->sun_path), "%s", value);
+	snprintf(arg, SOCKET_PATH_MAX, "%s", value);
 	return 0;
 }
 
@@ -164,7 +166,7 @@ dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc)
 	int type = rte_log_register(MEMIF_LOGTYPE);
 	int level = type >= 0 ? rte_log_get_level(type) : -1;
 	struct cc_search search = { .nb_before = 0, .cc = cc };
-	char path[sizeof(((struct sockaddr_un *)NULL)->sun_path)] = MEMIF_SOCKET_DEFAULT;
+	char path[SOCKET_PATH_MAX] = MEMIF_SOCKET_DEFAULT;
 	int ret;
 
 	cc->fd = -1;

@@ -182,6 +182,14 @@ neigh_known(const struct dfi_neigh_entry *e, uint64_t w, bool replace)
 	return cur == w || (!replace && (cur & DFI_NEIGH_VALID) != 0);
 }
 
+/* Lock held: the ready list loses its first k frames (sent, or given up). */
+static void
+ready_shift(struct dfi_neigh *n, uint32_t k)
+{
+	memmove(n->ready, n->ready + k, sizeof(n->ready[0]) * (n->nb_ready - k));
+	__atomic_store_n(&n->nb_ready, n->nb_ready - k, __ATOMIC_RELAXED);
+}
+
 /*
  * Lock held: hands the ready frames to the PMD, oldest first, and keeps what
  * it refused. Sent at once, 256 frames that waited for an ARP reply met a
@@ -199,10 +207,8 @@ ready_send(struct dfi_neigh *n, struct dfi_port *port)
 	for (i = 0; i < nb; i++)
 		m[i] = n->ready[i].m;
 	sent = dfi_wire_xmit_some(port, m, (uint16_t)nb);
-	if (sent == 0)
-		return;
-	memmove(n->ready, n->ready + sent, sizeof(n->ready[0]) * (nb - sent));
-	__atomic_store_n(&n->nb_ready, nb - sent, __ATOMIC_RELAXED);
+	if (sent != 0)
+		ready_shift(n, sent);
 }
 
 void
@@ -326,8 +332,7 @@ dfi_neigh_tick(struct dfi_port *port, uint64_t now)
 			for (j = 0; j < i; j++)
 				rte_pktmbuf_free(n->ready[j].m);
 			n->given_up += i;
-			memmove(n->ready, n->ready + i, sizeof(n->ready[0]) * (n->nb_ready - i));
-			__atomic_store_n(&n->nb_ready, n->nb_ready - i, __ATOMIC_RELAXED);
+			ready_shift(n, i);
 		}
 	}
 	for (i = 0; i < n->nb_pending;) {
