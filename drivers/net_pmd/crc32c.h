@@ -6,7 +6,8 @@
  * CRC32C (Castagnoli), the reliable protocol's integrity check for wires
  * without an FCS: the CPU's crc32 instruction (DPDK's rte_hash_crc) for
  * short buffers; for long ones a fold of carry-less products that copies
- * as it goes where the CPU has AVX-512 and VPCLMULQDQ, ISA-L elsewhere
+ * as it goes where the CPU has VPCLMULQDQ (with AVX-512 or AVX2), ISA-L
+ * elsewhere
  * (crc32c.c). Values are raw register states: no
  * inversion on the way in or out, so that a sum can be carried from one
  * buffer into the next.
@@ -37,11 +38,12 @@ uint32_t dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc);
 uint32_t dfi_crc32c_long(const void *buf, size_t len, uint32_t crc);
 
 /**
- * Whether long buffers take the fold: on asks for it, which a CPU without
- * AVX-512 and VPCLMULQDQ refuses. It is chosen at load; tests take both
- * ways. @return whether they take it now.
+ * Which way long buffers take: the fold in registers of bits (512: AVX-512,
+ * 256: AVX2, both with VPCLMULQDQ), or 0, the library. The widest the CPU
+ * has is chosen at load; tests take every way. @return false, and the
+ * library taken, when this CPU has not that fold.
  */
-bool dfi_crc32c_fold(bool on);
+bool dfi_crc32c_fold(unsigned int bits);
 
 /**
  * The CRC of 8 bytes, continuing crc. Where the build targets SSE4.2 (DPDK's
