@@ -632,6 +632,15 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 	return (int)n;
 }
 
+/* The endpoint goes, and its CLOSE with it; the port stays until teardown. */
+static void
+fab_leave(void)
+{
+	if (fab.ep != NULL)
+		fi_close(&fab.ep->fid);
+	fab.ep = NULL;
+}
+
 static void
 fab_teardown(void)
 {
@@ -670,6 +679,7 @@ const struct pp_mode_ops pp_fab_dgram_ops = {
 	.rtt = fab_rtt,
 	.echo = fab_echo,
 	.stream = fab_stream,
+	.leave = fab_leave,
 	.teardown = fab_teardown,
 };
 
@@ -681,6 +691,7 @@ const struct pp_mode_ops pp_fab_rdm_ops = {
 	.rtt = fab_rtt,
 	.echo = fab_echo,
 	.stream = fab_stream,
+	.leave = fab_leave,
 	.teardown = fab_teardown,
 };
 
@@ -692,5 +703,6 @@ const struct pp_mode_ops pp_fab_msg_ops = {
 	.rtt = fab_rtt,
 	.echo = fab_echo,
 	.stream = fab_stream,
+	.leave = fab_leave,
 	.teardown = fab_teardown,
 };

@@ -290,14 +290,20 @@ main(int argc, char **argv)
 		pp_report(res, (unsigned int)n, o.json);
 	/* A memif peer that disconnects while this side polls can crash the PMD
 	 * (its rings are unmapped under the poller): the server stops polling and
-	 * closes its port first, then tells the client, which closes its own. */
+	 * closes its port first, then tells the client, which closes its own.
+	 * The client's endpoint goes before that wait: a closing RDM endpoint
+	 * waits for its peers' answers, which a client that waits here without
+	 * polling never gave (the server's close took 250 ms, every run). */
 	if (o.server) {
 		teardown(floor, ops);
 		if (ctrl >= 0)
 			pp_ctrl_send(ctrl, "k", 1);
 	} else {
-		if (ctrl >= 0 && n >= 0)
+		if (ctrl >= 0 && n >= 0) {
+			if (ops->leave != NULL)
+				ops->leave();
 			pp_ctrl_recv(ctrl, &(char){ 0 }, 1);
+		}
 		teardown(floor, ops);
 	}
 	if (ctrl >= 0)

@@ -71,6 +71,9 @@ struct pp_mode_ops {
 	int (*echo)(int ctrl);
 	/* One way (--stream): the client sends, the server counts. */
 	int (*stream)(const struct pp_opts *o, int ctrl, struct pp_result *res);
+	/* Client, when done, before it waits for the server to close first:
+	 * leaves the peer (NULL: nothing to leave). */
+	void (*leave)(void);
 	void (*teardown)(void);
 };
 
