@@ -647,8 +647,7 @@ fab_teardown(void)
 	if (fab.retries != 0)
 		fprintf(stderr, "fi_dpdk_pingpong: %" PRIu64 " datagrams sent again\n",
 			fab.retries);
-	if (fab.ep != NULL)
-		fi_close(&fab.ep->fid);
+	fab_leave();
 	/* after the endpoint: it gives up the answers to reads in flight */
 	if (fab.mr != NULL)
 		fi_close(&fab.mr->fid);
