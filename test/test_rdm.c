@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -833,6 +834,195 @@ test_removed_destination(void)
 	CU_ASSERT(e.len == 8 && memcmp(in, out, 8) == 0);
 }
 
+#define CORK		8	/* FI_DPDK_RDM_AUTOCORK's default */
+#define CORK_MSG	8	/* bytes of each message of the autocork runs */
+
+/* Receives n messages of CORK_MSG bytes at b, in order, as from out. */
+static void
+cork_receive(unsigned int n)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_context r;
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		memset(in, 0, CORK_MSG);
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, CORK_MSG, NULL, FI_ADDR_UNSPEC, &r), 0);
+		bad += wait_ctx(&b, &r, &e, NULL) != 1 || e.len != CORK_MSG ||
+		       memcmp(in, out + i * CORK_MSG, CORK_MSG) != 0;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* One message from n to b and its answer: the two know each other. */
+static void
+meet_b(struct test_node *n)
+{
+	struct fi_cq_tagged_entry e;
+	struct fi_context s, r;
+
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 64, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_send(n->ep, "hello", 6, NULL, b.addr, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(wait_ctx(n, &s, &e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(wait_ctx(&b, &r, &e, NULL), 1);
+}
+
+/*
+ * Sends nb messages of CORK_MSG bytes from n to b, which does not progress
+ * meanwhile, and n's progress call after them: *posted is how many packets
+ * went while they were posted, *progressed after the call. @return false
+ * when the domain's watchdog progressed n or b in between (a run to repeat).
+ */
+static bool
+cork_run(struct test_node *n, unsigned int nb, uint64_t *posted, uint64_t *progressed)
+{
+	struct fi_dpdk_ep_stats n0, n1, n2, b0, b1;
+	unsigned int i;
+
+	spin(2);	/* the last run's packets are acknowledged: none in flight */
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(n->ep, &n0), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b0), 0);
+	for (i = 0; i < nb; i++) {
+		test_fill(out + i * CORK_MSG, CORK_MSG, i + 3);
+		CU_ASSERT_EQUAL_FATAL(fi_inject(n->ep, out + i * CORK_MSG, CORK_MSG, b.addr), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(n->ep, &n1), 0);
+	fi_cq_read(n->cq, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(n->ep, &n2), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b1), 0);
+	*posted = n1.tx_pkts - n0.tx_pkts;
+	*progressed = n2.tx_pkts - n0.tx_pkts;
+	cork_receive(nb);
+	return n2.progress_rescues == n0.progress_rescues &&
+	       b1.progress_rescues == b0.progress_rescues;
+}
+
+/*
+ * Autocorking: with CORK packets in flight to b, unacknowledged since b
+ * does not progress, the small messages posted after them wait for the
+ * sender's next progress call and leave with it in one packet; posted
+ * in numbers, they leave a bundle at a time without it. With
+ * FI_DPDK_RDM_AUTOCORK=0 every message leaves at once in a packet of its
+ * own; a value out of range is refused. Every message arrives, in order.
+ */
+static void
+test_autocork(void)
+{
+	struct test_node d = { 0 };
+	struct fid_ep *ep = NULL;
+	uint64_t posted = 0, progressed = 0;
+	int tries;
+
+	meet_b(&a);
+	for (tries = 0; tries < 5 && !cork_run(&a, CORK + 5, &posted, &progressed); tries++)
+		;
+	CU_ASSERT_EQUAL(posted, CORK);
+	CU_ASSERT_EQUAL(progressed, CORK + 1);
+	/* a bundle's worth goes at once: 200 messages in far fewer packets */
+	for (tries = 0; tries < 5 && !cork_run(&a, CORK + 200, &posted, &progressed); tries++)
+		;
+	printf("\n    %u messages: %" PRIu64 " packets while posted, %" PRIu64 " after a "
+	       "progress call\n", CORK + 200, posted, progressed);
+	CU_ASSERT(posted > CORK && posted <= CORK + 200 / 8);
+	CU_ASSERT(progressed > posted && progressed <= posted + 1);
+
+	setenv("FI_DPDK_RDM_AUTOCORK", "4097", 1);
+	CU_ASSERT_EQUAL(fi_endpoint(td.domain, td.info, &ep, NULL), -FI_EINVAL);
+	CU_ASSERT_PTR_NULL(ep);
+	setenv("FI_DPDK_RDM_AUTOCORK", "0", 1);
+	CU_ASSERT_EQUAL_FATAL(node_open(&d), 0);
+	unsetenv("FI_DPDK_RDM_AUTOCORK");
+	meet_b(&d);
+	for (tries = 0; tries < 5 && !cork_run(&d, CORK + 5, &posted, &progressed); tries++)
+		;
+	CU_ASSERT_EQUAL(posted, CORK + 5);
+	CU_ASSERT_EQUAL(progressed, CORK + 5);
+	test_node_close(&d);
+}
+
+/*
+ * b's one progress call on 8 waiting packets of a message each, with k
+ * receives posted: @return the packets it took in, the completions in *done.
+ * false in *clean when the domain's watchdog progressed b in between.
+ */
+static uint64_t
+burst_run(unsigned int k, struct fi_context *r, unsigned int *done, bool *clean)
+{
+	struct fi_dpdk_ep_stats b0, b1;
+	struct fi_cq_tagged_entry e[8];
+	unsigned int i;
+	ssize_t ret;
+
+	spin(2);	/* none in flight: the 8 leave at once (autocorking) */
+	for (i = 0; i < 8; i++) {
+		test_fill(out + i * CORK_MSG, CORK_MSG, i + 11);
+		CU_ASSERT_EQUAL_FATAL(fi_inject(a.ep, out + i * CORK_MSG, CORK_MSG, b.addr), 0);
+	}
+	for (i = 0; i < k; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in + i * CORK_MSG, CORK_MSG, NULL,
+					      FI_ADDR_UNSPEC, &r[i]), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b0), 0);
+	ret = fi_cq_read(b.cq, e, RTE_DIM(e));
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b1), 0);
+	*done = ret > 0 ? (unsigned int)ret : 0;
+	*clean = b1.progress_rescues == b0.progress_rescues;
+	return b1.rx_pkts - b0.rx_pkts;
+}
+
+/* The rest of burst_run()'s messages, received at b: all of them in order. */
+static void
+burst_rest(unsigned int k, struct fi_context *r, unsigned int done)
+{
+	struct fi_cq_tagged_entry e;
+	unsigned int i, bad = 0;
+
+	for (i = done; i < k; i++)
+		bad += wait_ctx(&b, &r[i], &e, NULL) != 1;
+	for (i = k; i < 8; i++) {
+		CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in + i * CORK_MSG, CORK_MSG, NULL,
+					      FI_ADDR_UNSPEC, &r[i]), 0);
+		bad += wait_ctx(&b, &r[i], &e, NULL) != 1;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(memcmp(in, out, 8 * CORK_MSG) == 0);
+}
+
+/*
+ * A burst that uses up the posted receives stops there: with 4 receives
+ * posted and 8 messages waiting, one progress call takes in 4 packets and
+ * completes the 4 receives; the other 4 wait, neither buffered as
+ * unexpected nor refused, until the next receives are posted. A burst that
+ * finds no receive posted is taken in whole, as unexpected messages.
+ */
+static void
+test_burst_stops(void)
+{
+	struct fi_dpdk_ep_stats b0, b1;
+	struct fi_context r[8];
+	unsigned int done = 0;
+	uint64_t took = 0;
+	bool clean = false;
+	int tries;
+
+	meet_b(&a);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b0), 0);
+	for (tries = 0; tries < 5 && !clean; tries++) {
+		took = burst_run(4, r, &done, &clean);
+		burst_rest(4, r, done);
+	}
+	CU_ASSERT_EQUAL(took, 4);
+	CU_ASSERT_EQUAL(done, 4);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b1), 0);
+	CU_ASSERT_EQUAL(b1.rnr_sent, b0.rnr_sent);
+	clean = false;
+	for (tries = 0; tries < 5 && !clean; tries++) {
+		took = burst_run(0, r, &done, &clean);
+		burst_rest(0, r, done);
+	}
+	CU_ASSERT_EQUAL(took, 8);
+	CU_ASSERT_EQUAL(done, 0);
+}
+
 static CU_TestInfo rdm_tests[] = {
 	{ "every size to 3 MiB, data and source checked", test_sizes_up_to_big },
 	{ "tag and ignore matching, tagged and untagged apart", test_tagged_matching },
@@ -852,6 +1042,8 @@ static CU_TestInfo rdm_tests[] = {
 	  test_removed_destination },
 	{ "a window not a power of 2 is refused, and nothing kept", test_bad_window },
 	{ "a peer that opens late is tried every millisecond, then reached", test_late_peer },
+	{ "autocorking: small messages behind a full pipe share packets", test_autocork },
+	{ "a burst stops where the posted receives run out", test_burst_stops },
 	CU_TEST_INFO_NULL,
 };
 

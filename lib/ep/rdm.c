@@ -1518,7 +1518,9 @@ rdm_progress(struct dfi_ep *ep)
 	struct rte_mbuf *pkts[DFI_RX_BURST];
 	uint16_t n;
 
-	n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+	n = rdm_conn_left(r, pkts);
+	if (n == 0)
+		n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
 	if (n > 0)
 		rdm_conn_rx(ep, r, pkts, n);
 	rdm_conn_progress(ep, r);
@@ -1679,6 +1681,7 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	long timeout_ms = dfi_param_int(DFI_PARAM_RDM_TIMEOUT_MS, 30000, 10, 86400000);
 	long pto_us = dfi_param_int(DFI_PARAM_RDM_PTO_MIN_US, RDM_PTO_MIN_US, 1, 1000000);
 	long window = dfi_param_int(DFI_PARAM_RDM_WINDOW, 256, 16, 4096);
+	long autocork = dfi_param_int(DFI_PARAM_RDM_AUTOCORK, RDM_AUTOCORK, 0, 4096);
 	uint32_t i, nb_ops;
 	int ret;
 
@@ -1686,11 +1689,16 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		return -FI_ENOMEM;
 	ep->priv = r;
 	r->rxq = &r->own_rxq;
-	if (timeout_ms < 0 || pto_us < 0 || window < 0 || !rte_is_power_of_2((uint32_t)window)) {
+	if (timeout_ms < 0 || pto_us < 0 || window < 0 || autocork < 0) {
+		ret = -FI_EINVAL;	/* the parameter said why */
+		goto err;
+	}
+	if (!rte_is_power_of_2((uint32_t)window)) {
 		DFI_WARN(FI_LOG_EP_CTRL, "FI_DPDK_RDM_WINDOW must be a power of 2");
 		ret = -FI_EINVAL;
 		goto err;
 	}
+	r->autocork = (uint32_t)autocork;
 	r->name_off = rte_cpu_to_be_16(ep->name_off);
 	ret = crc_wanted(ep, &r->crc);
 	if (ret != 0)

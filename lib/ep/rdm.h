@@ -39,6 +39,9 @@
 #define RDM_PEER_HASH_MIN	64
 /* FI_DPDK_RDM_PTO_MIN_US's default: the probe timeout's floor */
 #define RDM_PTO_MIN_US		5
+/* FI_DPDK_RDM_AUTOCORK's default: packets in flight to a peer from which a
+ * small message waits for others to share its packet (rdm_conn.c, cork()) */
+#define RDM_AUTOCORK		8
 
 struct dfi_ep;
 struct dfi_mr;
@@ -222,6 +225,8 @@ struct rdm_peer {
 	struct rdm_op *ops_head;	/* in posting order */
 	struct rdm_op *ops_tail;
 	struct rdm_op *seg_op;		/* the first op with bytes to segment */
+	uint32_t corked;		/* small messages held for a fuller packet */
+	uint32_t corked_bytes;		/* the bundle they would make */
 	uint64_t srtt;			/* TSC cycles; 0: no sample yet */
 	uint64_t rttvar;
 	uint64_t pto_adapt;		/* added to 2 srtt after spurious probes */
@@ -374,8 +379,14 @@ struct dfi_rdm {
 	uint32_t calls;			/* progress calls: acks wait for the next one */
 	uint32_t rescue_seen;		/* calls when the domain's watchdog looked last */
 	uint32_t link_epoch;		/* the port's, when last looked at */
+	uint32_t autocork;		/* FI_DPDK_RDM_AUTOCORK: packets in flight from
+					 * which small messages wait to share one */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
+	/* the rest of a burst whose messages ran out of posted receives: taken
+	 * in at the next call, after the application could post more */
+	uint16_t nb_left;
+	struct rte_mbuf *left[DFI_RX_BURST];
 	rte_be16_t name_off;		/* the endpoint's (a context's place, wire.h) */
 	/* peers: open-addressed table of pointers, by address key */
 	struct rdm_peer **peers;
@@ -431,8 +442,17 @@ struct rdm_peer *rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool 
 /** Queues an operation to its peer and sends what the window allows. */
 void rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op);
 
-/** Takes in received packets. */
+/**
+ * Takes in received packets; those after the last posted receive was used
+ * up are left for the next call (rdm_conn_left()).
+ */
 void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n);
+
+/**
+ * Moves the packets the last burst left into pkts (DFI_RX_BURST of room):
+ * a progress call takes them in before it looks at the port. @return how many.
+ */
+uint16_t rdm_conn_left(struct dfi_rdm *r, struct rte_mbuf **pkts);
 
 /** Timers, transmissions and acknowledgements owed; then flushes the port. */
 void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);

@@ -163,6 +163,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	p->ts_echo = 0;
 	p->echo_dup = false;
 	p->ack_owed = false;
+	p->corked = 0;
 	rdm_rma_in_end(&p->rma_in);
 	memset(&p->rma_in, 0, sizeof(p->rma_in));
 }
@@ -636,6 +637,7 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 static inline void
 send_news(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 {
+	p->corked = 0;
 	while (p->seg_op != NULL && send_new(ep, r, p))
 		;
 }
@@ -1242,6 +1244,28 @@ connect_peer(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 
 /* -- the entry points -- */
 
+/*
+ * Autocorking: with r->autocork packets or more in flight to the peer, the
+ * receiver or the wire is behind, and a small message posted now gets there
+ * no sooner for leaving alone: it waits, as if posted with FI_MORE, for the
+ * messages posted after it to fill a bundle, or for the next progress call,
+ * whichever comes first. A stream of 64-byte fi_inject()s then takes dozens
+ * of messages to a packet instead of one, and a ping-pong, with nothing in
+ * flight when it posts, is not held at all. @return whether op waits.
+ */
+static inline bool
+cork(const struct dfi_rdm *r, struct rdm_peer *p, const struct rdm_op *op)
+{
+	uint32_t bytes = (uint32_t)sizeof(struct dfi_rdm_rec) + op->len;
+
+	if (p->snd_nxt - p->snd_una < r->autocork || r->autocork == 0 ||
+	    op->type != DFI_PKT_RDM_MSG || op->len > RDM_BUNDLE_MSG_MAX)
+		return false;
+	p->corked_bytes = p->corked == 0 ? bytes : p->corked_bytes + bytes;
+	/* they leave once another like op would not fit in their packet */
+	return ++p->corked < RDM_BUNDLE_RECS && p->corked_bytes + bytes <= p->seg;
+}
+
 void
 rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 {
@@ -1267,7 +1291,7 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 	 * waits for the end of the burst, when its ack covers them; with
 	 * FI_MORE, for the next post or progress call, which bundles what
 	 * waits */
-	if (!r->in_rx && !(op->flags & FI_MORE))
+	if (!r->in_rx && !(op->flags & FI_MORE) && !cork(r, p, op))
 		send_news(ep, r, p);
 	peer_activate(r, p);
 }
@@ -1392,16 +1416,50 @@ drop:
 	dfi_sink_mbuf_free(&ep->sink, m);
 }
 
+static inline bool
+rx_posted(const struct rdm_rxq *q)
+{
+	return !TAILQ_EMPTY(&q->posted_msg) || !TAILQ_EMPTY(&q->posted_tag);
+}
+
+/*
+ * A burst that used up the posted receives stops there: what follows would
+ * be unexpected, copied into records and matched again later, or refused
+ * (RNR) and sent again once the records ran out, while the application,
+ * back from this call, posts receives for it. A stream whose receiver
+ * reposts as it reads its completions then runs without refusals. A burst
+ * that began with no receive posted is taken in whole: the application
+ * takes its messages as unexpected ones.
+ */
 void
 rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n)
 {
+	bool posted = rx_posted(r->rxq);
 	uint16_t i;
 
 	r->now = rte_rdtsc();
 	r->in_rx = true;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (unlikely(posted && !rx_posted(r->rxq))) {
+			r->nb_left = n - i;
+			memcpy(r->left, pkts + i, sizeof(pkts[0]) * r->nb_left);
+			break;
+		}
 		rx_one(ep, r, pkts[i]);
+	}
 	r->in_rx = false;
+}
+
+uint16_t
+rdm_conn_left(struct dfi_rdm *r, struct rte_mbuf **pkts)
+{
+	uint16_t n = r->nb_left;
+
+	if (likely(n == 0))
+		return 0;
+	memcpy(pkts, r->left, sizeof(pkts[0]) * n);
+	r->nb_left = 0;
+	return n;
 }
 
 /*
@@ -1610,7 +1668,9 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 	/* a peer at the other end of a link that went down has left already */
 	while (waiting > 0 && r->now < end && dfi_port_link_up(ep->sink.port)) {
 		dfi_sink_flush(&ep->sink);
-		n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+		n = rdm_conn_left(r, pkts);
+		if (n == 0)
+			n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
 		r->now = rte_rdtsc();
 		for (k = 0; k < n; k++)
 			waiting -= close_answered(ep, r, pkts[k]);
@@ -1663,6 +1723,8 @@ rdm_conn_fini(struct dfi_ep *ep, struct dfi_rdm *r)
 	uint32_t i;
 
 	RTE_SET_USED(ep);
+	rte_pktmbuf_free_bulk(r->left, r->nb_left);
+	r->nb_left = 0;
 	for (i = 0; r->peers != NULL && i <= r->peers_mask; i++) {
 		p = r->peers[i];
 		if (p == NULL)

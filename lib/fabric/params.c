@@ -89,6 +89,13 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Packets in flight per peer and direction, a power of 2 from 16 to "
 		"4096 (default 256)."
 	},
+	[DFI_PARAM_RDM_AUTOCORK] = {
+		"rdm_autocork", FI_PARAM_INT,
+		"With this many packets or more in flight to a peer, a small "
+		"message posted without FI_MORE waits, as with FI_MORE, for the "
+		"next posts to fill a packet with it or for the next progress call "
+		"(0 to 4096; 0: never; default 8)."
+	},
 	[DFI_PARAM_CM_TIMEOUT_MS] = {
 		"cm_timeout_ms", FI_PARAM_INT,
 		"Milliseconds fi_connect() and fi_accept() wait for the other side "
