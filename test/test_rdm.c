@@ -988,11 +988,47 @@ burst_rest(unsigned int k, struct fi_context *r, unsigned int done)
 }
 
 /*
+ * b's one progress call on a message of three packets (4000 bytes over the
+ * loopback's 1384-byte segments) and one of one packet after it, with one
+ * receive posted: @return the packets it took in, its completions in
+ * *done; the rest is received, every byte checked. false in *clean when
+ * the domain's watchdog progressed b in between.
+ */
+static uint64_t
+burst_midway(unsigned int *done, bool *clean)
+{
+	struct fi_dpdk_ep_stats b0, b1;
+	struct fi_cq_tagged_entry e[4];
+	struct fi_context s, r;
+	ssize_t ret;
+
+	spin(2);
+	test_fill(out, 4000 + CORK_MSG, 17);
+	memset(in, 0, 4000 + CORK_MSG);
+	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 4000, NULL, b.addr, &s), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_inject(a.ep, out + 4000, CORK_MSG, b.addr), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in, 4000, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b0), 0);
+	ret = fi_cq_read(b.cq, e, RTE_DIM(e));
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(b.ep, &b1), 0);
+	*done = ret > 0 ? (unsigned int)ret : 0;
+	*clean = b1.progress_rescues == b0.progress_rescues;
+	if (*done == 0)
+		CU_ASSERT_EQUAL(wait_ctx(&b, &r, e, NULL), 1);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(b.ep, in + 4000, CORK_MSG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&b, &r, e, NULL), 1);
+	CU_ASSERT_EQUAL(wait_ctx(&a, &s, e, NULL), 1);
+	CU_ASSERT(memcmp(in, out, 4000 + CORK_MSG) == 0);
+	return b1.rx_pkts - b0.rx_pkts;
+}
+
+/*
  * A burst that uses up the posted receives stops there: with 4 receives
  * posted and 8 messages waiting, one progress call takes in 4 packets and
  * completes the 4 receives; the other 4 wait, neither buffered as
  * unexpected nor refused, until the next receives are posted. A burst that
- * finds no receive posted is taken in whole, as unexpected messages.
+ * finds no receive posted is taken in whole, as unexpected messages, and
+ * so is the rest of a message whose receive was the last.
  */
 static void
 test_burst_stops(void)
@@ -1021,6 +1057,11 @@ test_burst_stops(void)
 	}
 	CU_ASSERT_EQUAL(took, 8);
 	CU_ASSERT_EQUAL(done, 0);
+	clean = false;
+	for (tries = 0; tries < 5 && !clean; tries++)
+		took = burst_midway(&done, &clean);
+	CU_ASSERT_EQUAL(took, 3);
+	CU_ASSERT_EQUAL(done, 1);
 }
 
 static CU_TestInfo rdm_tests[] = {

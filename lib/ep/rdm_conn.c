@@ -1429,7 +1429,10 @@ rx_posted(const struct rdm_rxq *q)
  * back from this call, posts receives for it. A stream whose receiver
  * reposts as it reads its completions then runs without refusals. A burst
  * that began with no receive posted is taken in whole: the application
- * takes its messages as unexpected ones.
+ * takes its messages as unexpected ones; so is the rest of a message under
+ * way, whose receive is claimed already (fi_pingpong posts one receive for
+ * its 64 KiB message of eight packets: the seven after the first would
+ * wait for another call).
  */
 void
 rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n)
@@ -1440,7 +1443,8 @@ rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16
 	r->now = rte_rdtsc();
 	r->in_rx = true;
 	for (i = 0; i < n; i++) {
-		if (unlikely(posted && !rx_posted(r->rxq))) {
+		if (unlikely(posted && !rx_posted(r->rxq)) &&
+		    (r->last_peer == NULL || !r->last_peer->in.active)) {
 			r->nb_left = n - i;
 			memcpy(r->left, pkts + i, sizeof(pkts[0]) * r->nb_left);
 			break;
