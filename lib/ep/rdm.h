@@ -383,10 +383,7 @@ struct dfi_rdm {
 					 * which small messages wait to share one */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
-	/* the rest of a burst whose messages ran out of posted receives: taken
-	 * in at the next call, after the application could post more */
-	uint16_t nb_left;
-	struct rte_mbuf *left[DFI_RX_BURST];
+	uint16_t nb_left;		/* packets in left[] */
 	rte_be16_t name_off;		/* the endpoint's (a context's place, wire.h) */
 	/* peers: open-addressed table of pointers, by address key */
 	struct rdm_peer **peers;
@@ -428,6 +425,9 @@ struct dfi_rdm {
 	/* the peer failed (err: FI_ETIMEDOUT, FI_ECONNRESET) */
 	void (*peer_lost)(struct dfi_ep *ep, struct rdm_peer *peer, int err);
 	struct rdm_stats stats;
+	/* the rest of a burst whose messages ran out of posted receives: taken
+	 * in at the next call, after the application could post more */
+	struct rte_mbuf *left[DFI_RX_BURST];
 };
 
 /* -- the protocol (rdm_conn.c) -- */
