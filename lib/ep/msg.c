@@ -288,10 +288,9 @@ msg_progress(struct dfi_ep *ep)
 {
 	struct dfi_rdm *r = rdm_of(ep);
 	struct rte_mbuf *pkts[DFI_RX_BURST];
-	uint16_t i, n, k = rdm_conn_left(r, pkts);
+	uint16_t i, n, k = 0;
 
-	/* a burst's rest left by the last call was sorted out then */
-	n = k == 0 ? dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST) : 0;
+	n = rdm_conn_recv(ep, r, pkts);
 	for (i = 0; i < n; i++) {
 		if (unlikely(dfi_cm_is_cm(pkts[i]))) {
 			msg_rx_cm(ep->cm, pkts[i]);

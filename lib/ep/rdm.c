@@ -1518,9 +1518,7 @@ rdm_progress(struct dfi_ep *ep)
 	struct rte_mbuf *pkts[DFI_RX_BURST];
 	uint16_t n;
 
-	n = rdm_conn_left(r, pkts);
-	if (n == 0)
-		n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+	n = rdm_conn_recv(ep, r, pkts);
 	if (n > 0)
 		rdm_conn_rx(ep, r, pkts, n);
 	rdm_conn_progress(ep, r);

@@ -443,16 +443,16 @@ struct rdm_peer *rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool 
 void rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op);
 
 /**
- * Takes in received packets; those after the last posted receive was used
- * up are left for the next call (rdm_conn_left()).
+ * The packets to take in now, into pkts (DFI_RX_BURST of room): what the
+ * last burst left (rdm_conn_rx()), else a burst from the port. @return how many.
  */
-void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n);
+uint16_t rdm_conn_recv(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts);
 
 /**
- * Moves the packets the last burst left into pkts (DFI_RX_BURST of room):
- * a progress call takes them in before it looks at the port. @return how many.
+ * Takes in received packets; those after the last posted receive was used
+ * up are left for the next call (rdm_conn_recv()).
  */
-uint16_t rdm_conn_left(struct dfi_rdm *r, struct rte_mbuf **pkts);
+void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16_t n);
 
 /** Timers, transmissions and acknowledgements owed; then flushes the port. */
 void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);

@@ -1455,12 +1455,12 @@ rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16
 }
 
 uint16_t
-rdm_conn_left(struct dfi_rdm *r, struct rte_mbuf **pkts)
+rdm_conn_recv(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts)
 {
 	uint16_t n = r->nb_left;
 
 	if (likely(n == 0))
-		return 0;
+		return dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
 	memcpy(pkts, r->left, sizeof(pkts[0]) * n);
 	r->nb_left = 0;
 	return n;
@@ -1672,9 +1672,7 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 	/* a peer at the other end of a link that went down has left already */
 	while (waiting > 0 && r->now < end && dfi_port_link_up(ep->sink.port)) {
 		dfi_sink_flush(&ep->sink);
-		n = rdm_conn_left(r, pkts);
-		if (n == 0)
-			n = dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
+		n = rdm_conn_recv(ep, r, pkts);
 		r->now = rte_rdtsc();
 		for (k = 0; k < n; k++)
 			waiting -= close_answered(ep, r, pkts[k]);
