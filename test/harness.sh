@@ -295,13 +295,26 @@ wire_wait_line() {
 	return 1
 }
 
+# wire_tcp_port PORT [listen]: 0 when a TCP socket on the server's side has
+# local port PORT (listen: a listening one). Read from /proc/net/tcp and tcp6,
+# not with ss: a machine without iproute2 (a lent one) made every wait for a
+# listener run to its deadline
+wire_tcp_port() {
+	local hex state=
+	hex=$(printf '%04X' "$1")
+	[ "${2:-}" = listen ] && state=0A
+	wire_exec server cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$hex" -v st="$state" \
+			'substr($2, length($2) - 4) == p && (st == "" || $4 == st) { f = 1 } END { exit !f }'
+}
+
 # wire_listening PORT DEADLINE_S [PID]: waits until the server side listens on
 # TCP PORT (for clients that do not retry their control connection); gives up
 # at once when the server PID has exited (a bind that failed)
 wire_listening() {
 	local port=$1 deadline=$(($(date +%s) + $2)) pid=${3:-}
 	while [ "$(date +%s)" -lt "$deadline" ]; do
-		wire_exec server ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		wire_tcp_port "$port" listen && return 0
 		[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && return 1
 		sleep 0.05
 	done
@@ -325,7 +338,7 @@ wire_bytes() {
 # not even one in TIME_WAIT (a server's bind would fail there)
 wire_free_port() {
 	local port=$1
-	while wire_exec server ss -Htan "sport = :$port" 2>/dev/null | grep -q .; do
+	while wire_tcp_port "$port"; do
 		port=$((port + 1))
 	done
 	echo "$port"

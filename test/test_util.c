@@ -22,7 +22,10 @@
 void
 test_env_setup(const char *eal_args)
 {
-	setenv("FI_PROVIDER_PATH", DFI_TEST_PROVIDER_DIR, 1);
+	/* the build's provider; a copy elsewhere (scripts/lent_run.sh) is named */
+	const char *dir = getenv("DFI_TEST_PROVIDER_DIR");
+
+	setenv("FI_PROVIDER_PATH", dir != NULL ? dir : DFI_TEST_PROVIDER_DIR, 1);
 	if (eal_args != NULL)
 		setenv("FI_DPDK_EAL_ARGS", eal_args, 1);
 	else

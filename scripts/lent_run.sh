@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The fi-dpdk authors
+#
+# Runs issue 10's benchmarks on a lent machine from the kit lent_kit.sh packed
+# (build-lent/): the machine's CPUs, then the round trips of raw frames,
+# FI_EP_DGRAM and FI_EP_RDM (pingpong.sh, in rounds and in turns with the
+# floor), the one-way streams (one post at a time, batched, 64 KiB and 1 MiB),
+# Debian's fi_pingpong over dpdk, shm and tcp (peers.sh), and bench_ep. Each
+# step is bounded (T seconds, default 150); diag first runs one short
+# fi_pingpong per provider and shows what each printed, so that a provider
+# that fails there is seen before peers.sh waits on it.
+#
+# usage: lent_run.sh [all|diag|pp|st|peers|bench]
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+kit=$top/build-lent
+[ -d "$kit/lib" ] || { echo "lent_run.sh: no $kit: scripts/lent_kit.sh packs it" >&2; exit 1; }
+cd "$top" || exit 1
+
+echo "== the machine"
+uname -r
+# shellcheck disable=SC1091
+(. /etc/os-release && echo "$PRETTY_NAME")
+echo "$(nproc) CPUs, uid $(id -u)"
+lscpu | grep -E '^(Model name|Thread|Core|Socket|NUMA node\(s\)|L2|L3)'
+# the EAL's driver directory: the kit's drivers are linked into it where
+# the machine has none of its own
+pmds=$(cat "$kit/pmds_dir")
+if ! ls "$pmds"/librte_net_memif.so* >/dev/null 2>&1; then
+	mkdir -p "$pmds" || exit 1
+	while read -r d; do
+		ln -sf "$kit/lib/librte_$d.so.23" "$pmds/librte_$d.so"
+	done <"$kit/drivers"
+fi
+export LD_LIBRARY_PATH=$kit/lib PATH=$kit/bin:$PATH FI_PROVIDER_PATH=$kit/prov
+export PINGPONG=$kit/bin/fi_dpdk_pingpong DFI_TEST_PROVIDER_DIR=$kit/prov
+
+step() {
+	local t=$SECONDS
+	echo "== $* ($(date +%T))"
+	timeout "${T:-150}" "$@" 2>&1 | grep -v -E '^rte_pmd_memif_probe|^Cannot close started'
+	echo "   (${PIPESTATUS[0]}, $((SECONDS - t)) s)"
+}
+
+diag() {
+	. "$top/test/harness.sh"
+	wire_setup memif && wire_mktemp || return 1
+	local p out=$WIRE_TMP
+	for p in dpdk shm tcp; do
+		echo "-- fi_pingpong -p $p -S 64 -I 2000"
+		if [ $p = dpdk ]; then
+			WIRE_LISTEN_PORT=47811 wire_pair 20 "$out/s" "$out/c" \
+				::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong -p dpdk \
+				-e rdm -m tagged -S 64 -I 2000 -B 47811 \
+				::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong -p dpdk \
+				-e rdm -m tagged -S 64 -I 2000 -P 47811 127.0.0.1
+		else
+			WIRE_LISTEN_PORT=47812 wire_pair 20 "$out/s" "$out/c" \
+				::: fi_pingpong -p $p -e rdm -m tagged -S 64 -I 2000 -B 47812 \
+				::: fi_pingpong -p $p -e rdm -m tagged -S 64 -I 2000 -P 47812 127.0.0.1
+		fi
+		echo "   exit $?; the client's and the server's last lines:"
+		tail -n 3 "$out/c" "$out/s" | sed 's/^/   /'
+	done
+}
+
+what=${1:-all}
+case $what in
+all|diag) step bash "$0" _diag ;;&
+all|pp)
+	step scripts/pingpong.sh -w memif -S 64,1024 -I 300000 dgram rdm
+	step scripts/pingpong.sh -w memif -f -S 64,1024 -I 40000 dgram rdm ;;&
+all|st)
+	step scripts/pingpong.sh -w memif -s -S 64,65536,1048576 rdm
+	step scripts/pingpong.sh -w memif -b 32 -S 64,256 -I 6000000 rdm ;;&
+all|peers) step scripts/peers.sh -S 64,4k,64k,1m shm tcp ;;&
+all|bench) step bench_ep ;;
+diag|pp|st|peers) ;;
+_diag) diag ;;
+*) echo "usage: lent_run.sh [all|diag|pp|st|peers|bench]" >&2; exit 2 ;;
+esac
