@@ -43,7 +43,6 @@ ldd "${objs[@]}" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sor
 	while read -r l; do
 		[ -e "$kit/lib/$(basename "$l")" ] || cp -L "$l" "$kit/lib/"
 	done
-cp -L "$libdir/libfabric.so.1" "$kit/lib/"
 echo "$pmds" >"$kit/pmds_dir"
 printf '%s\n' "${drivers[@]}" >"$kit/drivers"
 echo "== $kit: $(du -sh "$kit" | cut -f1), $(find "$kit/lib" -type f | wc -l) libraries"

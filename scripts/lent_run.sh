@@ -7,9 +7,8 @@
 # FI_EP_DGRAM and FI_EP_RDM (pingpong.sh, in rounds and in turns with the
 # floor), the one-way streams (one post at a time, batched, 64 KiB and 1 MiB),
 # Debian's fi_pingpong over dpdk, shm and tcp (peers.sh), and bench_ep. Each
-# step is bounded (T seconds, default 150); diag first runs one short
-# fi_pingpong per provider and shows what each printed, so that a provider
-# that fails there is seen before peers.sh waits on it.
+# step is bounded (T seconds, default 150); diag first runs peers.sh once at
+# 64 bytes, which shows what a failing pair printed, before the full run.
 #
 # usage: lent_run.sh [all|diag|pp|st|peers|bench]
 
@@ -44,31 +43,9 @@ step() {
 	echo "   (${PIPESTATUS[0]}, $((SECONDS - t)) s)"
 }
 
-diag() {
-	. "$top/test/harness.sh"
-	wire_setup memif && wire_mktemp || return 1
-	local p out=$WIRE_TMP
-	for p in dpdk shm tcp; do
-		echo "-- fi_pingpong -p $p -S 64 -I 2000"
-		if [ $p = dpdk ]; then
-			WIRE_LISTEN_PORT=47811 wire_pair 20 "$out/s" "$out/c" \
-				::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong -p dpdk \
-				-e rdm -m tagged -S 64 -I 2000 -B 47811 \
-				::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong -p dpdk \
-				-e rdm -m tagged -S 64 -I 2000 -P 47811 127.0.0.1
-		else
-			WIRE_LISTEN_PORT=47812 wire_pair 20 "$out/s" "$out/c" \
-				::: fi_pingpong -p $p -e rdm -m tagged -S 64 -I 2000 -B 47812 \
-				::: fi_pingpong -p $p -e rdm -m tagged -S 64 -I 2000 -P 47812 127.0.0.1
-		fi
-		echo "   exit $?; the client's and the server's last lines:"
-		tail -n 3 "$out/c" "$out/s" | sed 's/^/   /'
-	done
-}
-
 what=${1:-all}
 case $what in
-all|diag) step bash "$0" _diag ;;&
+all|diag) step scripts/peers.sh -S 64 -R 1 shm tcp ;;&
 all|pp)
 	step scripts/pingpong.sh -w memif -S 64,1024 -I 300000 dgram rdm
 	step scripts/pingpong.sh -w memif -f -S 64,1024 -I 40000 dgram rdm ;;&
@@ -78,6 +55,5 @@ all|st)
 all|peers) step scripts/peers.sh -S 64,4k,64k,1m shm tcp ;;&
 all|bench) step bench_ep ;;
 diag|pp|st|peers) ;;
-_diag) diag ;;
 *) echo "usage: lent_run.sh [all|diag|pp|st|peers|bench]" >&2; exit 2 ;;
 esac
