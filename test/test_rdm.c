@@ -30,6 +30,7 @@
 
 #define TIMEOUT_MS	3000
 #define BIG		(3 << 20)	/* a few thousand segments */
+#define ACKS_LATER_ROUNDS	200
 
 static struct test_domain td;
 static struct fid_av *av;
@@ -1064,6 +1065,85 @@ test_burst_stops(void)
 	CU_ASSERT_EQUAL(done, 1);
 }
 
+/* An endpoint of info on td's domain, with a CQ and no counter, known to av. */
+static int
+bare_open(struct test_node *n, struct fi_info *info)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_TAGGED, .size = 64 };
+	char name[64];
+	size_t len = sizeof(name);
+	int ret;
+
+	ret = fi_endpoint(td.domain, info, &n->ep, n);
+	ret = ret ? ret : fi_cq_open(td.domain, &cq_attr, &n->cq, &n->cq);
+	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
+	ret = ret ? ret : fi_enable(n->ep);
+	ret = ret ? ret : fi_getname(&n->ep->fid, name, &len);
+	return ret ? ret : (fi_av_insert(av, name, 1, &n->addr, 0, NULL) == 1 ? 0 : -1);
+}
+
+/* One hop of an inject ping-pong: from sends 64 bytes to, which takes them
+ * into the receive it had posted and posts the next; 1 when all went well. */
+static int
+inject_hop(struct test_node *from, struct test_node *to, struct fi_context *rx, uint32_t seed,
+	   unsigned int *refused)
+{
+	struct fi_cq_err_entry err = { 0 };
+	struct fi_cq_tagged_entry e;
+	ssize_t ret;
+
+	test_fill(out, 64, seed);
+	ret = fi_inject(from->ep, out, 64, to->addr);
+	*refused += ret == -FI_EAGAIN;
+	if (ret != 0 || wait_one(to, &e, NULL, &err) != 1 || e.op_context != rx || e.len != 64 ||
+	    memcmp(in, out, 64) != 0)
+		return 0;
+	return fi_recv(to->ep, in, 64, NULL, FI_ADDR_UNSPEC, rx) == 0;
+}
+
+/*
+ * Endpoints without a send counter, whose injects nobody waits on: the ack
+ * an answer carries waits for the next progress call (rdm_conn.c,
+ * ack_settle()). An fi_inject() ping-pong with a transmit queue of one
+ * operation still posts every message at once: the one send the queue
+ * holds, acknowledged by the answer just taken, is released when the next
+ * post needs its place. One packet a message each way, every message intact.
+ */
+static void
+test_acks_later(void)
+{
+	struct fi_info *info = fi_dupinfo(td.info);
+	struct fi_dpdk_ep_stats xs[2], ys[2];
+	struct test_node x = { 0 }, y = { 0 };
+	struct fi_context rx, ry;
+	unsigned int i, good = 0, refused = 0;
+
+	CU_ASSERT_FATAL(info != NULL);
+	info->tx_attr->size = 1;
+	CU_ASSERT_EQUAL_FATAL(bare_open(&x, info), 0);
+	CU_ASSERT_EQUAL_FATAL(bare_open(&y, info), 0);
+	fi_freeinfo(info);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(x.ep, in, 64, NULL, FI_ADDR_UNSPEC, &rx), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_recv(y.ep, in, 64, NULL, FI_ADDR_UNSPEC, &ry), 0);
+	/* the first round trip connects the two */
+	CU_ASSERT_FATAL(inject_hop(&x, &y, &ry, 0, &refused) && inject_hop(&y, &x, &rx, 1, &refused));
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(x.ep, &xs[0]), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(y.ep, &ys[0]), 0);
+	for (i = 0; i < ACKS_LATER_ROUNDS; i++)
+		good += inject_hop(&x, &y, &ry, 2 * i + 2, &refused) &&
+			inject_hop(&y, &x, &rx, 2 * i + 3, &refused);
+	CU_ASSERT_EQUAL(good, ACKS_LATER_ROUNDS);
+	CU_ASSERT_EQUAL(refused, 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(x.ep, &xs[1]), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(y.ep, &ys[1]), 0);
+	CU_ASSERT_EQUAL(xs[1].tx_pkts - xs[0].tx_pkts, ACKS_LATER_ROUNDS);
+	CU_ASSERT_EQUAL(ys[1].tx_pkts - ys[0].tx_pkts, ACKS_LATER_ROUNDS);
+	CU_ASSERT_EQUAL(xs[1].tx_retransmits + ys[1].tx_retransmits, 0);
+	test_node_close(&x);
+	test_node_close(&y);
+}
+
 static CU_TestInfo rdm_tests[] = {
 	{ "every size to 3 MiB, data and source checked", test_sizes_up_to_big },
 	{ "tag and ignore matching, tagged and untagged apart", test_tagged_matching },
@@ -1085,6 +1165,8 @@ static CU_TestInfo rdm_tests[] = {
 	{ "a peer that opens late is tried every millisecond, then reached", test_late_peer },
 	{ "autocorking: small messages behind a full pipe share packets", test_autocork },
 	{ "a burst stops where the posted receives run out", test_burst_stops },
+	{ "an answer's ack waits for the next call; a queue of one still takes every inject",
+	  test_acks_later },
 	CU_TEST_INFO_NULL,
 };
 

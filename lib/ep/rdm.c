@@ -829,6 +829,13 @@ rxq_leave(struct dfi_ep *ep, struct dfi_rdm *r)
 
 /* -- sends -- */
 
+/* @return whether the transmit queue (and a shared context's) takes one more. */
+static inline bool
+tx_take(struct dfi_ep *ep, const struct dfi_rdm *r)
+{
+	return r->nb_ops < ep->tx_size && (ep->stx == NULL || dfi_stx_take(ep->stx));
+}
+
 /* A post checked and within the endpoint's limits, with its guard held. */
 static __rte_always_inline ssize_t
 post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
@@ -868,8 +875,8 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	}
 	comp = ep->tx_cq != NULL && !(flags & DFI_F_NO_COMPLETION) &&
 	       (!ep->tx_selective || (flags & FI_COMPLETION));
-	if (unlikely(r->nb_ops >= ep->tx_size ||
-		     (ep->stx != NULL && !dfi_stx_take(ep->stx))))
+	/* a full queue may hold sends whose ack came already and waits */
+	if (unlikely(!tx_take(ep, r)) && !(rdm_conn_settle(ep, r) && tx_take(ep, r)))
 		return -FI_EAGAIN;
 	if (unlikely(comp && dfi_cq_reserve(ep->tx_cq) != 0))
 		goto err_stx;

@@ -73,6 +73,8 @@ struct rdm_op {
 	uint8_t state;			/* enum rdm_op_state */
 	uint16_t pkt_flags;		/* DFI_RDM_F_* */
 	uint8_t cntr;			/* enum dfi_cntr_kind it counts in */
+	uint8_t awaited;		/* the application sees it finish (a completion,
+					 * a counter, a delivery notice) */
 	uint32_t rma_len;		/* READ_REQ: bytes asked for */
 	uint32_t got;			/* READ_REQ: bytes of the answer placed */
 	bool answered;			/* READ_REQ, fetching ATOMIC: all of the answer
@@ -225,6 +227,7 @@ struct rdm_peer {
 	struct rdm_op *ops_head;	/* in posting order */
 	struct rdm_op *ops_tail;
 	struct rdm_op *seg_op;		/* the first op with bytes to segment */
+	uint32_t awaited;		/* of its ops, those awaited (rdm_op.awaited) */
 	uint32_t corked;		/* small messages held for a fuller packet */
 	uint32_t corked_bytes;		/* the bundle they would make */
 	uint64_t srtt;			/* TSC cycles; 0: no sample yet */
@@ -253,6 +256,10 @@ struct rdm_peer {
 	uint32_t nb_held;		/* of them, non-NULL */
 	struct rdm_inmsg in;
 	struct rdm_ux *blocked;		/* the message refused (RNR) until a receive matches */
+	/* the header of the last message taken in, whose acknowledgement waits
+	 * for the next progress call (rdm_conn.c: ack_settle()), and when it came */
+	uint64_t later_tsc;
+	struct dfi_rdm_hdr later;
 };
 
 /*
@@ -390,6 +397,7 @@ struct dfi_rdm {
 	uint32_t peers_mask;
 	uint32_t nb_peers;
 	struct rdm_peer *last_peer;	/* the one used last (ping-pong, streams) */
+	struct rdm_peer *ack_later;	/* its last message's ack waits, if any */
 	/* the last send's destination and its peer, while the memo holds: a
 	 * stream to one peer skips resolving and the address copy */
 	struct dfi_av_memo tx_memo;
@@ -456,6 +464,13 @@ void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, u
 
 /** Timers, transmissions and acknowledgements owed; then flushes the port. */
 void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/**
+ * Applies the acknowledgement a delivered message carried, which waits for
+ * the next progress call (rdm_conn.c), if there is one: the sends it
+ * acknowledges are released. @return whether there was one.
+ */
+bool rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /**
  * Watches a peer even while nothing is under way with it (on), or stops:
