@@ -73,8 +73,6 @@ struct rdm_op {
 	uint8_t state;			/* enum rdm_op_state */
 	uint16_t pkt_flags;		/* DFI_RDM_F_* */
 	uint8_t cntr;			/* enum dfi_cntr_kind it counts in */
-	uint8_t awaited;		/* the application sees it finish (a completion,
-					 * a counter, a delivery notice) */
 	uint32_t rma_len;		/* READ_REQ: bytes asked for */
 	uint32_t got;			/* READ_REQ: bytes of the answer placed */
 	bool answered;			/* READ_REQ, fetching ATOMIC: all of the answer
@@ -104,6 +102,8 @@ struct rdm_txe {
 	uint8_t retx;			/* transmissions after the first */
 	uint8_t cause;			/* enum rdm_retx_cause of the last one */
 	uint8_t nb_ops;			/* a bundle's messages, op and the next ones */
+	uint8_t awaited;		/* its ack completes an operation the
+					 * application sees finish (op_awaited()) */
 };
 
 /* The RMA write a peer is sending us: its segments come in order. */
@@ -227,7 +227,6 @@ struct rdm_peer {
 	struct rdm_op *ops_head;	/* in posting order */
 	struct rdm_op *ops_tail;
 	struct rdm_op *seg_op;		/* the first op with bytes to segment */
-	uint32_t awaited;		/* of its ops, those awaited (rdm_op.awaited) */
 	uint32_t corked;		/* small messages held for a fuller packet */
 	uint32_t corked_bytes;		/* the bundle they would make */
 	uint64_t srtt;			/* TSC cycles; 0: no sample yet */
