@@ -1528,7 +1528,12 @@ rdm_progress(struct dfi_ep *ep)
 	n = rdm_conn_recv(ep, r, pkts);
 	if (n > 0)
 		rdm_conn_rx(ep, r, pkts, n);
-	rdm_conn_progress(ep, r);
+	/* messages that ask nothing now: their completions go back without
+	 * the timers' pass, which the calls waiting for the answer run */
+	if (n > 0 && r->rx_quiet && r->quiet_calls < RDM_QUIET_CALLS)
+		rdm_conn_quiet(ep, r);
+	else
+		rdm_conn_progress(ep, r);
 }
 
 /*

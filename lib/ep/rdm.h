@@ -42,6 +42,7 @@
 /* FI_DPDK_RDM_AUTOCORK's default: packets in flight to a peer from which a
  * small message waits for others to share its packet (rdm_conn.c, cork()) */
 #define RDM_AUTOCORK		8
+#define RDM_QUIET_CALLS		4	/* progress calls in a row without the timers' pass */
 
 struct dfi_ep;
 struct dfi_mr;
@@ -389,6 +390,9 @@ struct dfi_rdm {
 					 * which small messages wait to share one */
 	bool crc;			/* send and demand CRC32C */
 	bool in_rx;			/* taking packets in: new packets wait */
+	bool rx_quiet;			/* the burst asks nothing of this call's timers'
+					 * pass (rdm_conn_rx()) */
+	uint8_t quiet_calls;		/* calls in a row that left the pass out */
 	uint16_t nb_left;		/* packets in left[] */
 	rte_be16_t name_off;		/* the endpoint's (a context's place, wire.h) */
 	/* peers: open-addressed table of pointers, by address key */
@@ -463,6 +467,13 @@ void rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, u
 
 /** Timers, transmissions and acknowledgements owed; then flushes the port. */
 void rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/**
+ * The end of a progress call whose burst was messages in order that ask
+ * nothing now (r->rx_quiet): the timers' pass is left to the next call, off
+ * the round trip, at most RDM_QUIET_CALLS calls in a row.
+ */
+void rdm_conn_quiet(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /**
  * Applies the acknowledgement a delivered message carried, which waits for

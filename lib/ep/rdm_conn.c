@@ -1369,6 +1369,7 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 	 * has acknowledged already (one in flight, a ping-pong's, never does) */
 	if (unlikely(r->ack_later == p) && p->snd_nxt - p->snd_una >= r->autocork)
 		ack_settle(ep, r);
+	r->rx_quiet &= !r->in_rx;
 	/* posted while packets are taken in (a DONE, a read's answer), it
 	 * waits for the end of the burst, when its ack covers them; with
 	 * FI_MORE, for the next post or progress call, which bundles what
@@ -1506,9 +1507,13 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 		break;
 	default:
 		seq_rx(ep, r, p, m, rte_be_to_cpu_32(h->psn));
+		/* an ack to send now, a hole, a stream's ack: the pass runs */
+		r->rx_quiet &= type == DFI_PKT_RDM_MSG && !p->ack_now &&
+			       p->rx_unacked < ACK_EVERY && p->nb_held == 0;
 		return;
 	}
 drop:
+	r->rx_quiet = false;
 	dfi_sink_mbuf_free(&ep->sink, m);
 }
 
@@ -1538,6 +1543,7 @@ rdm_conn_rx(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts, uint16
 
 	r->now = rte_rdtsc();
 	r->in_rx = true;
+	r->rx_quiet = true;
 	for (i = 0; i < n; i++) {
 		if (unlikely(posted && !rx_posted(r->rxq)) &&
 		    (r->last_peer == NULL || !r->last_peer->in.active)) {
@@ -1704,6 +1710,15 @@ rdm_conn_progress(struct dfi_ep *ep, struct dfi_rdm *r)
 		pp = &p->next_active;
 	}
 	r->calls++;
+	r->quiet_calls = 0;
+	dfi_sink_flush(&ep->sink);
+}
+
+void
+rdm_conn_quiet(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	r->calls++;	/* an ack owed now goes in the next call, as it would */
+	r->quiet_calls++;
 	dfi_sink_flush(&ep->sink);
 }
 
