@@ -166,23 +166,26 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 		    const struct fi_cq_attr *cq_attr, const struct fi_cntr_attr *cntr)
 {
 	struct fi_cq_attr cq = *cq_attr;
-	struct fi_cntr_attr cntr_attr = *cntr;
 	bool rma = (td->info->caps & (FI_RMA | FI_ATOMIC)) != 0;
+	struct fi_cntr_attr cntr_attr;
 	char name[64];
 	size_t len = sizeof(name);
 	int ret;
 
 	ret = fi_endpoint(td->domain, td->info, &n->ep, n);
 	ret = ret ? ret : fi_cq_open(td->domain, &cq, &n->cq, &n->cq);
-	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->tx_cntr, &n->tx_cntr);
-	ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, &n->rx_cntr);
 	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
 	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_RECV);
-	/* with RMA or atomics, the counters count their events too */
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid,
-				     FI_SEND | (rma ? FI_READ | FI_WRITE : 0));
-	ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid,
-				     FI_RECV | (rma ? FI_REMOTE_READ | FI_REMOTE_WRITE : 0));
+	if (cntr != NULL) {
+		cntr_attr = *cntr;
+		ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->tx_cntr, &n->tx_cntr);
+		ret = ret ? ret : fi_cntr_open(td->domain, &cntr_attr, &n->rx_cntr, &n->rx_cntr);
+		/* with RMA or atomics, the counters count their events too */
+		ret = ret ? ret : fi_ep_bind(n->ep, &n->tx_cntr->fid,
+					     FI_SEND | (rma ? FI_READ | FI_WRITE : 0));
+		ret = ret ? ret : fi_ep_bind(n->ep, &n->rx_cntr->fid,
+					     FI_RECV | (rma ? FI_REMOTE_READ | FI_REMOTE_WRITE : 0));
+	}
 	ret = ret ? ret : fi_enable(n->ep);
 	ret = ret ? ret : fi_getname(&n->ep->fid, name, &len);
 	ret = ret ? ret : (fi_av_insert(av, name, 1, &n->addr, 0, NULL) == 1 ? 0 : -1);

@@ -86,9 +86,9 @@ struct test_node {
 int test_node_open(struct test_node *n, const struct test_domain *td, struct fid_av *av,
 		   const struct fi_cq_attr *cq_attr, enum fi_wait_obj cntr_wait);
 /**
- * The same with both counters opened of cntr_attr (a wait set, say). The
- * contexts of the CQ and counters are the addresses of n's handles to them,
- * which fi_poll() reports.
+ * The same with both counters opened of cntr_attr (a wait set, say), or
+ * none when it is NULL. The contexts of the CQ and counters are the
+ * addresses of n's handles to them, which fi_poll() reports.
  */
 int test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fid_av *av,
 			const struct fi_cq_attr *cq_attr, const struct fi_cntr_attr *cntr_attr);

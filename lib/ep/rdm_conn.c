@@ -65,7 +65,7 @@
 #define CLOCK_CALLS		16
 #define CLOSE_LINGER_US		250000	/* a closing endpoint waits this long for answers */
 
-static void ack_settle(struct dfi_ep *ep, struct dfi_rdm *r);
+static inline bool ack_settle(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /* An op type as a bit of a mask: the reliable protocol's types span 16 values. */
 #define OP_TYPE(t)	(1u << ((t) - DFI_PKT_RDM_CONN))
@@ -970,6 +970,13 @@ probe_answered(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 	p->probe_tsc = 0;
 }
 
+/* @return whether a cumulative ack acknowledges packets in flight. */
+static inline bool
+acks_new(const struct rdm_peer *p, uint32_t ack)
+{
+	return seq_lt(p->snd_una, ack) && seq_le(ack, p->snd_nxt);
+}
+
 static void
 on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct dfi_rdm_hdr *h,
        uint32_t map_bytes)
@@ -989,7 +996,7 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 	uint32_t n;
 	int i;
 
-	if (seq_lt(p->snd_una, ack) && seq_le(ack, p->snd_nxt)) {
+	if (acks_new(p, ack)) {
 		news = true;
 		for (psn = p->snd_una; psn != ack; psn++) {
 			e = &p->txw[psn & mask];
@@ -1053,8 +1060,8 @@ ack_can_wait(const struct dfi_rdm *r, const struct rdm_peer *p, const struct dfi
 {
 	uint32_t ack = rte_be_to_cpu_32(h->ack), psn;
 
-	if (!seq_lt(p->snd_una, ack) || !seq_le(ack, p->snd_nxt))
-		return true;	/* it acknowledges nothing new */
+	if (!acks_new(p, ack))
+		return true;
 	if (ack - p->snd_una > ACK_WAIT_MAX)
 		return false;
 	for (psn = p->snd_una; psn != ack; psn++) {
@@ -1082,7 +1089,7 @@ ack_can_wait(const struct dfi_rdm *r, const struct rdm_peer *p, const struct dfi
  * probe, a failed peer, a close.
  */
 static void
-ack_settle(struct dfi_ep *ep, struct dfi_rdm *r)
+ack_apply(struct dfi_ep *ep, struct dfi_rdm *r)
 {
 	struct rdm_peer *p = r->ack_later;
 	uint64_t now = r->now;
@@ -1093,13 +1100,22 @@ ack_settle(struct dfi_ep *ep, struct dfi_rdm *r)
 	r->now = now;
 }
 
-bool
-rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r)
+/* The waiting ack, if any, applied: @return whether there was one. The test
+ * stays inline at the callers of every packet and call (rdm_conn_settle()
+ * is exported, which -fPIC keeps from being inlined). */
+static inline bool
+ack_settle(struct dfi_ep *ep, struct dfi_rdm *r)
 {
 	if (r->ack_later == NULL)
 		return false;
-	ack_settle(ep, r);
+	ack_apply(ep, r);
 	return true;
+}
+
+bool
+rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r)
+{
+	return ack_settle(ep, r);
 }
 
 /* -- receiving in sequence -- */
@@ -1429,8 +1445,7 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 	uint8_t type;
 
 	r->stats.rx_pkts++;
-	if (unlikely(r->ack_later != NULL))
-		ack_settle(ep, r);
+	ack_settle(ep, r);
 	if (!pkt_valid(r, m))
 		goto drop;
 	type = h->type;
@@ -1562,8 +1577,7 @@ rdm_conn_recv(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf **pkts)
 	uint16_t n = r->nb_left;
 
 	/* the last call's last message was delivered: its ack now */
-	if (r->ack_later != NULL)
-		ack_settle(ep, r);
+	ack_settle(ep, r);
 	if (likely(n == 0))
 		return dfi_sink_recv(&ep->sink, pkts, DFI_RX_BURST);
 	memcpy(pkts, r->left, sizeof(pkts[0]) * n);
@@ -1770,7 +1784,7 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 	uint16_t n, k;
 
 	r->now = rte_rdtsc();
-	rdm_conn_settle(ep, r);	/* what a waiting ack acknowledged is done */
+	ack_settle(ep, r);	/* what a waiting ack acknowledged is done */
 	for (i = 0; r->peers != NULL && i <= r->peers_mask; i++) {
 		p = r->peers[i];
 		if (p == NULL)
