@@ -82,6 +82,9 @@ struct fi_dpdk_ep_stats {
 	uint64_t repaired_timeout;	/**< the same, once the probe timer had backed off */
 	uint64_t progress_rescues;	/**< progress calls the domain's watchdog made while the
 					 * application stayed away with work under way */
+	/* injects sent at once, their packets kept until acknowledged */
+	uint64_t injects_kept;		/**< such injects (of msgs_sent) */
+	uint64_t injects_kept_resent;	/**< their packets sent again (of tx_retransmits) */
 };
 
 /** The endpoint extension. */

@@ -50,7 +50,10 @@
  *   injected, so retransmissions must have happened; -L: the link goes down
  *   with a dead peer (memif), so its death is FI_ENETDOWN; -z: pingpong
  *   messages of this size only; -b: messages are posted in batches of 8
- *   (FI_MORE), which the provider carries several to a packet
+ *   (FI_MORE), which the provider carries several to a packet; -i: the
+ *   client's stream and pingpong messages that the inject size takes go by
+ *   fi_inject() (fi_tinject()), whose packets the provider keeps to send
+ *   again, the stream with at most INJECT_INFLIGHT unacknowledged
  */
 
 #include <inttypes.h>
@@ -73,6 +76,7 @@
 #define STREAM_TAG	0x5eed000000000000ULL
 #define DEATH_LEAD_S	1		/* the stream runs this long before the kill */
 #define BATCH		8		/* -b: messages posted together */
+#define INJECT_INFLIGHT	6		/* -i: messages unacknowledged at most */
 
 struct opts {
 	const char *mode;
@@ -83,6 +87,7 @@ struct opts {
 	bool link_dies;		/* the peer's death takes the link down (memif) */
 	size_t size;		/* pingpong: every message this size, 0: 1 B to 64 KiB */
 	bool batch;		/* stream: FI_MORE on all but every BATCH-th message */
+	bool inject;		/* messages the inject size takes go by fi_inject() */
 	uint64_t clients;	/* clients: endpoints the client opens in turn */
 };
 
@@ -213,6 +218,8 @@ print_stats(struct peer *p, struct fi_dpdk_ep_stats *st)
 	       ", by timeout %" PRIu64 "; progress rescues %" PRIu64 "\n",
 	       p->server ? "server" : "client", st->tx_probes, st->tx_timeouts, st->tx_spurious,
 	       st->repaired_fast, st->repaired_probe, st->repaired_timeout, st->progress_rescues);
+	printf("# %s: injects sent at once %" PRIu64 " (their packets sent again %" PRIu64 ")\n",
+	       p->server ? "server" : "client", st->injects_kept, st->injects_kept_resent);
 	printf("# %s: injected tx drop %" PRIu64 " dup %" PRIu64 " reorder %" PRIu64
 	       " corrupt %" PRIu64 " of %" PRIu64 "; rx drop %" PRIu64 " dup %" PRIu64
 	       " reorder %" PRIu64 " corrupt %" PRIu64 " of %" PRIu64 "; RNR sent %" PRIu64
@@ -240,6 +247,10 @@ check_faults(struct peer *p, const struct fi_dpdk_ep_stats *st)
 	if (!p->server)
 		peer_check(st->tx_retransmits > 0, "%s: lost packets were sent again (%" PRIu64
 			   ")", who, st->tx_retransmits);
+	if (!p->server && o.inject)
+		peer_check(st->injects_kept > 0 && st->injects_kept_resent > 0, "%s: injects went "
+			   "at once (%" PRIu64 "), and their kept packets again when lost (%" PRIu64
+			   ")", who, st->injects_kept, st->injects_kept_resent);
 	if (p->server)
 		peer_check(st->rx_duplicates > 0, "%s: duplicates were recognised (%" PRIu64 ")",
 			   who, st->rx_duplicates);
@@ -354,6 +365,19 @@ struct tx_slot {
 
 static struct tx_slot tx_slots[TX_SLOTS];
 
+/*
+ * @return whether the client's message seq of len bytes goes by fi_inject()
+ * (-i): not the stream's last, whose completion (transmit complete) says
+ * that every packet before it was acknowledged.
+ */
+static bool
+injected(const struct peer *p, size_t len, uint64_t seq)
+{
+	return o.inject && !p->server && len <= p->info->tx_attr->inject_size &&
+	       seq + 1 != o.count;
+}
+
+/* @return 0 (its completion comes), 1 (injected: done), or an error. */
 static ssize_t
 send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 {
@@ -369,7 +393,14 @@ send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 	/* -b: FI_MORE on all but every BATCH-th: the provider bundles them */
 	uint64_t more = o.batch && seq % BATCH != BATCH - 1 ? FI_MORE : 0;
 
+	ssize_t ret;
+
 	msg_fill(s->buf, len, seq);
+	if (injected(p, len, seq)) {
+		ret = o.tagged ? fi_tinject(p->ep, s->buf, len, p->peer_addr, tmsg.tag) :
+				 fi_inject(p->ep, s->buf, len, p->peer_addr);
+		return ret == 0 ? 1 : ret;
+	}
 	return o.tagged ? fi_tsendmsg(p->ep, &tmsg, FI_COMPLETION | more) :
 			  fi_sendmsg(p->ep, &msg, FI_COMPLETION | more);
 }
@@ -417,7 +448,7 @@ stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 	bool watch = strcmp(o.mode, "sleep") == 0;
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err = { 0 };
-	uint64_t done = 0, next = seq;
+	uint64_t done = 0, next = seq, acked = fi_cntr_read(p->tx_cntr);
 	struct tx_slot *s;
 	ssize_t n;
 	int i, busy = 0;
@@ -427,18 +458,27 @@ stream(struct peer *p, uint64_t seq, uint64_t count, int *err_out)
 		for (i = 0; i < TX_SLOTS && next < seq + count; i++) {
 			if (tx_slots[i].busy)
 				continue;
+			/* -i: few enough in flight that injects go at once (the send
+			 * counter counts what was acknowledged) */
+			if (o.inject && next - seq - (fi_cntr_read(p->tx_cntr) - acked) >=
+					INJECT_INFLIGHT)
+				break;
 			n = send_one(p, &tx_slots[i], next);
 			if (n == -FI_EAGAIN)
 				break;
-			if (n != 0) {
+			if (n < 0) {
 				*err_out = (int)-n;
 				return done;
 			}
+			next++;
+			if (n == 1) {
+				done++;		/* injected: its buffer is ours again */
+				continue;
+			}
 			tx_slots[i].busy = true;
 			busy++;
-			next++;
 		}
-		if (busy == 0)
+		if (busy == 0 && next == seq + count)
 			return done;
 		n = peer_wait(p, &e, NULL, &err, 0);
 		if (n == 1 && (e.flags & FI_SEND)) {
@@ -513,7 +553,10 @@ pingpong_post(struct peer *p, bool send, uint8_t *buf, uint64_t seq, struct fi_c
 	ssize_t ret;
 
 	do {
-		if (send)
+		if (send && injected(p, len, seq))
+			ret = o.tagged ? fi_tinject(p->ep, buf, len, p->peer_addr, tag) :
+					 fi_inject(p->ep, buf, len, p->peer_addr);
+		else if (send)
 			ret = o.tagged ? fi_tsend(p->ep, buf, len, NULL, p->peer_addr, tag, ctx) :
 					 fi_send(p->ep, buf, len, NULL, p->peer_addr, ctx);
 		else
@@ -576,7 +619,8 @@ pingpong(struct peer *p)
 			if (pingpong_post(p, true, tx, seq, &tx_ctx) != 0)
 				break;
 		}
-		len = pingpong_wait(p, &rx_ctx, p->server ? NULL : &tx_ctx, seq);
+		len = pingpong_wait(p, &rx_ctx, p->server ||
+				    injected(p, pingpong_size(seq), seq) ? NULL : &tx_ctx, seq);
 		if (len < 0)
 			break;
 		good += (size_t)len == pingpong_size(seq) && msg_check(rx, (size_t)len, seq);
@@ -1055,6 +1099,8 @@ main(int argc, char **argv)
 			o.link_dies = true;
 		else if (strcmp(argv[i], "-b") == 0)
 			o.batch = true;
+		else if (strcmp(argv[i], "-i") == 0)
+			o.inject = true;
 		else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
 			o.clients = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "-z") == 0 && i + 1 < argc)

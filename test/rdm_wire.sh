@@ -8,8 +8,9 @@
 # injects (FI_DPDK_FAULT, seeded): 1 %, 5 % and 20 % loss each way, then
 # loss, duplication, reordering and corruption mixed, on memif and on
 # veth/af_packet; the same posted 8 at a time (FI_MORE), which the provider
-# carries several to a packet; between memif sides whose ring buffers differ
-# in size; RMA writes and reads, clean and under loss and
+# carries several to a packet; the same sent by fi_inject(), whose packets
+# the provider keeps and sends again from there; between memif sides whose
+# ring buffers differ in size; RMA writes and reads, clean and under loss and
 # reordering, checked byte for byte at both ends; RMA writes, reads and
 # messages posted together, which must stay in order (read after write, send
 # after write, send after send) through loss, duplication and reordering, on
@@ -17,8 +18,9 @@
 # between a 9000-byte and a 1500-byte interface, and through two routers
 # (RDM's first test through a gateway); and checked ping-pongs of
 # 2,000 round trips at 64 B and 4 KiB, clean and at 20 % loss with 5 %
-# duplication, reordering and corruption each way, where no packet after a
-# lost one reveals it and no live peer may be given up. Prints a table of
+# duplication, reordering and corruption each way (at 64 B by fi_inject()
+# too), where no packet after a lost one reveals it and no live peer may be
+# given up. Prints a table of
 # what happened, and the ping-pongs' times next to the clean ones'.
 #
 # usage: rdm_wire.sh <rdm_peer> <directory of libdpdk-fi.so> [count]
@@ -85,6 +87,10 @@ run() {
 [ -n "${RMA_ONLY:-}" ] || WIRE_BSIZE_CLIENT=2048 run mixed-mtu memif "" -t
 [ -n "${RMA_ONLY:-}" ] || run bundles-chaos memif \
 	"seed=17,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -b
+# injects (fi_inject()) that go at once, their packets kept: lost, duplicated,
+# corrupted on the way (never where they are kept) and sent again from there
+[ -n "${RMA_ONLY:-}" ] || run inject-chaos memif \
+	"seed=26,drop=0.03,dup=0.02,reorder=0.05,corrupt=0.02" -f -i -t
 run rma memif "" -m rma -n 20000
 run rma-loss5 memif "seed=16,drop=0.05,reorder=0.05" -m rma -n 20000 -f
 # writes, reads and sends posted together: in order (fi_endpoint(3) msg_order)
@@ -96,6 +102,7 @@ for size in 64 4096; do
 	run "pp$size" memif "" -m pingpong -z "$size" -n 2000
 	run "pp$size-20" memif "$pp_chaos" -m pingpong -z "$size" -n 2000 -f
 done
+[ -n "${RMA_ONLY:-}" ] || run pp64-inject-20 memif "$pp_chaos" -m pingpong -z 64 -n 2000 -f -i
 if wire_available veth; then
 	run chaos-veth veth "seed=15,drop=0.02,dup=0.01,reorder=0.03,corrupt=0.01" -f
 	run order-veth veth "seed=19,drop=0.03,dup=0.02,reorder=0.1" -m order -n 3000 -f

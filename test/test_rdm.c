@@ -1090,7 +1090,8 @@ inject_hop(struct test_node *from, struct test_node *to, struct fi_context *rx, 
  * ack_settle()). An fi_inject() ping-pong with a transmit queue of one
  * operation still posts every message at once: the one send the queue
  * holds, acknowledged by the answer just taken, is released when the next
- * post needs its place. One packet a message each way, every message intact.
+ * post needs its place. One packet a message each way, every message intact,
+ * every one sent at once with its packet kept (rdm_conn_inject()).
  */
 static void
 test_acks_later(void)
@@ -1104,9 +1105,13 @@ test_acks_later(void)
 
 	CU_ASSERT_FATAL(small.info != NULL);
 	small.info->tx_attr->size = 1;
-	/* no counter: nothing waits on an inject */
+	/* no counter: nothing waits on an inject; a probe timeout far above
+	 * the round trip, so that a thread put off the CPU between a send and
+	 * its answer (ASan, tests beside it) sends nothing again */
+	setenv("FI_DPDK_RDM_PTO_MIN_US", "200000", 1);
 	CU_ASSERT_EQUAL_FATAL(test_node_open_attr(&x, &small, av, &cq_attr, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(test_node_open_attr(&y, &small, av, &cq_attr, NULL), 0);
+	unsetenv("FI_DPDK_RDM_PTO_MIN_US");
 	fi_freeinfo(small.info);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(x.ep, in, 64, NULL, FI_ADDR_UNSPEC, &rx), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(y.ep, in, 64, NULL, FI_ADDR_UNSPEC, &ry), 0);
@@ -1124,6 +1129,9 @@ test_acks_later(void)
 	CU_ASSERT_EQUAL(xs[1].tx_pkts - xs[0].tx_pkts, ACKS_LATER_ROUNDS);
 	CU_ASSERT_EQUAL(ys[1].tx_pkts - ys[0].tx_pkts, ACKS_LATER_ROUNDS);
 	CU_ASSERT_EQUAL(xs[1].tx_retransmits + ys[1].tx_retransmits, 0);
+	/* each went at once, its packet kept until the answer acknowledged it */
+	CU_ASSERT_EQUAL(xs[1].injects_kept - xs[0].injects_kept, ACKS_LATER_ROUNDS);
+	CU_ASSERT_EQUAL(ys[1].injects_kept - ys[0].injects_kept, ACKS_LATER_ROUNDS);
 	test_node_close(&x);
 	test_node_close(&y);
 }

@@ -20,7 +20,7 @@ struct dfi_fault {
 	uint64_t state[DFI_FAULT_DIRS];		/* xorshift64* */
 	uint64_t threshold[DFI_FAULT_DIRS][DFI_FAULT_KINDS];	/* P * 2^64 */
 	struct rte_mbuf *held[DFI_FAULT_DIRS];	/* reordered: goes out after the next */
-	struct rte_mempool *pool;		/* for duplicates */
+	struct rte_mempool *pool;		/* for duplicates, and corrupted copies */
 	struct dfi_fault_stats stats;
 };
 
@@ -149,16 +149,29 @@ dfi_fault_free(struct dfi_fault *f)
 	free(f);
 }
 
-static void
+/*
+ * Flips one bit of the first segment, headers and payload alike, as a wire
+ * would: in a copy when the frame is shared (a sender keeps its packet to
+ * send it again, and its copy must stay as sent). @return the frame to pass
+ * on (m, or its copy; m, untouched, when no copy could be made).
+ */
+static struct rte_mbuf *
 corrupt(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf *m)
 {
 	uint64_t r = next_rand(f, dir);
 	uint32_t len = rte_pktmbuf_data_len(m);
+	struct rte_mbuf *own = m;
 
 	if (len == 0)
-		return;
-	/* one bit of the first segment: headers and payload alike */
-	rte_pktmbuf_mtod(m, uint8_t *)[(r >> 8) % len] ^= (uint8_t)(1u << (r & 7));
+		return m;
+	if (rte_mbuf_refcnt_read(m) > 1) {
+		own = rte_pktmbuf_copy(m, f->pool, 0, UINT32_MAX);
+		if (own == NULL)
+			return m;
+		rte_pktmbuf_free(m);
+	}
+	rte_pktmbuf_mtod(own, uint8_t *)[(r >> 8) % len] ^= (uint8_t)(1u << (r & 7));
+	return own;
 }
 
 uint16_t
@@ -180,7 +193,7 @@ dfi_fault_apply(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf **p
 		if (happens(f, dir, DFI_FAULT_DUP))
 			copy = rte_pktmbuf_copy(m, f->pool, 0, UINT32_MAX);
 		if (happens(f, dir, DFI_FAULT_CORRUPT))
-			corrupt(f, dir, m);
+			m = corrupt(f, dir, m);
 		if (f->held[dir] == NULL && happens(f, dir, DFI_FAULT_REORDER))
 			f->held[dir] = m;
 		else

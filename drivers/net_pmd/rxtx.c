@@ -963,6 +963,17 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 		*r = fresh;
 	}
 	if (r->local) {
+		/* a frame its sender keeps (RDM's injects) goes to the local
+		 * receiver as a copy: the receiver adjusts, chains and holds
+		 * what it is given, where a wire would give it bytes */
+		if (unlikely(rte_mbuf_refcnt_read(m) > 1)) {
+			struct rte_mbuf *own = rte_pktmbuf_copy(m, port->rt->pool, 0, UINT32_MAX);
+
+			if (own == NULL)
+				return -FI_ENOMEM;
+			rte_pktmbuf_free(m);
+			m = own;
+		}
 		route_apply(r, m);
 		sink->lo[sink->nb_lo++] = m;
 		if (unlikely(sink->nb_lo == DFI_TX_BURST))

@@ -178,7 +178,9 @@ uint16_t dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n
  *   -FI_ENETDOWN while the port's link is down (unless dst is the port
  *   itself), logged once per endpoint and outage; -FI_EHOSTUNREACH for an
  *   off-link destination without gateway; -FI_EINVAL for an address the
- *   encapsulation cannot carry. The caller keeps the packet on error.
+ *   encapsulation cannot carry; -FI_ENOMEM when a frame others hold a
+ *   reference to, for the port itself, cannot be copied (a local receiver
+ *   gets a copy of such a frame). The caller keeps the packet on error.
  */
 int dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr *dst,
 		  struct rte_mbuf *m);
@@ -255,6 +257,17 @@ dfi_sink_mbuf(struct dfi_sink *sink)
 	return m;
 }
 
+/* A segment nobody references any more, back to its pool: through cache
+ * when it is the port's pool's. */
+static inline void
+sink_seg_put(struct rte_mempool *pool, struct rte_mempool_cache *cache, struct rte_mbuf *seg)
+{
+	if (likely(cache != NULL && seg->pool == pool))
+		rte_mempool_generic_put(pool, (void **)&seg, 1, cache);
+	else
+		rte_mbuf_raw_free(seg);
+}
+
 /** Gives back n packets sink received (or built and did not send), under the
  * lock its sends take: rte_pktmbuf_free()'s steps, through the cache of
  * dfi_sink_cache() for what belongs to the port's pool. */
@@ -274,14 +287,21 @@ dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 		for (m = pkts[i]; m != NULL; m = next) {
 			next = m->next;
 			seg = rte_pktmbuf_prefree_seg(m);
-			if (seg == NULL)
-				continue;	/* still referenced */
-			if (likely(seg->pool == pool))
-				rte_mempool_generic_put(pool, (void **)&seg, 1, cache);
-			else
-				rte_mbuf_raw_free(seg);
+			if (seg != NULL)	/* else still referenced */
+				sink_seg_put(pool, cache, seg);
 		}
 	}
+}
+
+/** Gives back one reference to the one-segment packet m, never what another
+ * holder chained to it since (a receiver given the same mbuf). */
+static inline void
+dfi_sink_seg_free(struct dfi_sink *sink, struct rte_mbuf *m)
+{
+	struct rte_mbuf *seg = rte_pktmbuf_prefree_seg(m);
+
+	if (seg != NULL)
+		sink_seg_put(sink->port->rt->pool, dfi_sink_cache(sink), seg);
 }
 
 static inline void

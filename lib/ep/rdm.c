@@ -878,6 +878,17 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	/* a full queue may hold sends whose ack came already and waits */
 	if (unlikely(!tx_take(ep, r)) && !(rdm_conn_settle(ep, r) && tx_take(ep, r)))
 		return -FI_EAGAIN;
+	/* an inject without completion or notice goes at once when it can,
+	 * without an op */
+	if (!comp && (flags & (FI_INJECT | FI_MORE)) == FI_INJECT &&
+	    req->type == DFI_PKT_RDM_MSG && !(req->pkt_flags & DFI_RDM_F_DELIVERY) &&
+	    ep->stx == NULL &&
+	    rdm_conn_inject(ep, r, p, req, (uint32_t)len)) {
+		r->nb_ops++;
+		r->stats.msgs_sent++;
+		dfi_sink_flush(&ep->sink);
+		return 0;
+	}
 	if (unlikely(comp && dfi_cq_reserve(ep->tx_cq) != 0))
 		goto err_stx;
 	op = rdm_op_alloc(r);
@@ -1709,6 +1720,8 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 		goto err;
 	}
 	r->autocork = (uint32_t)autocork;
+	r->keep_inflight = autocork != 0 ? RTE_MIN((uint32_t)autocork, (uint32_t)RDM_AUTOCORK) :
+					   RDM_AUTOCORK;
 	r->name_off = rte_cpu_to_be_16(ep->name_off);
 	ret = crc_wanted(ep, &r->crc);
 	if (ret != 0)
@@ -1831,6 +1844,8 @@ rdm_stats(struct dfi_ep *ep, struct fi_dpdk_ep_stats *s)
 	s->acks_sent = st->acks_sent;
 	s->msgs_sent = st->msgs_sent;
 	s->msgs_received = st->msgs_received;
+	s->injects_kept = st->kept;
+	s->injects_kept_resent = st->kept_resent;
 	s->peers_reset = st->peers_reset;
 	s->peers_timed_out = st->peers_timed_out;
 	s->peers_closed = st->peers_closed;

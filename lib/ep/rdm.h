@@ -43,6 +43,11 @@
  * small message waits for others to share its packet (rdm_conn.c, cork()) */
 #define RDM_AUTOCORK		8
 #define RDM_QUIET_CALLS		4	/* progress calls in a row without the timers' pass */
+/* Injects sent at once keep their packet (rdm_conn_inject()): at most this
+ * many per endpoint, and fewer in flight to a peer than RDM_AUTOCORK (or
+ * FI_DPDK_RDM_AUTOCORK, when lower), which bounds what they hold of the
+ * port's pool */
+#define RDM_KEPT_MAX		32
 
 struct dfi_ep;
 struct dfi_mr;
@@ -95,9 +100,13 @@ enum rdm_retx_cause {
 
 /* One packet in flight: a slot of the peer's transmit window. */
 struct rdm_txe {
-	struct rdm_op *op;
+	union {
+		struct rdm_op *op;	/* nb_ops of them, from this one on */
+		struct rte_mbuf *kept;	/* nb_ops 0: an inject's packet as it was
+					 * sent, its header at offset in the buffer */
+	};
 	uint64_t sent_tsc;		/* last transmission */
-	uint32_t offset;
+	uint32_t offset;		/* op's: the segment's place in the message */
 	uint16_t len;
 	uint8_t sacked;			/* the receiver holds it */
 	uint8_t retx;			/* transmissions after the first */
@@ -329,6 +338,8 @@ struct rdm_stats {
 	uint64_t acks_sent;
 	uint64_t msgs_sent;
 	uint64_t msgs_received;
+	uint64_t kept;			/* injects sent at once (rdm_conn_inject()) */
+	uint64_t kept_resent;		/* their packets sent again */
 	uint64_t peers_reset;		/* restarted peers */
 	uint64_t peers_timed_out;
 	uint64_t peers_closed;
@@ -423,7 +434,10 @@ struct dfi_rdm {
 	struct rdm_trig *trigs;
 	struct rdm_trig_list trig_free;
 	struct rdm_trig_list trig_waiting;
-	uint32_t nb_ops;
+	uint32_t nb_ops;		/* under way, kept injects included */
+	uint32_t nb_kept;		/* injects whose packet is kept (RDM_KEPT_MAX) */
+	uint32_t keep_inflight;		/* packets in flight to a peer below which an
+					 * inject may be sent at once */
 	/*
 	 * FI_EP_MSG (msg.c): a connected endpoint has one peer, fixed when the
 	 * connection is made; it takes packets from no other address, and
@@ -481,6 +495,17 @@ void rdm_conn_quiet(struct dfi_ep *ep, struct dfi_rdm *r);
  * acknowledges are released. @return whether there was one.
  */
 bool rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r);
+
+/**
+ * Sends an inject of len bytes (req: a message, no completion or delivery
+ * notice asked; a send counter counts it when acknowledged) to p at once, without an operation, when nothing
+ * waits to be sent to p and the window takes it: its packet is kept (a
+ * reference) until acknowledged, and sent again from there. The caller
+ * counts it in nb_ops. @return whether it was sent; if not, the caller
+ * posts it as an operation.
+ */
+bool rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
+		     const struct rdm_post *req, uint32_t len);
 
 /**
  * Watches a peer even while nothing is under way with it (on), or stops:

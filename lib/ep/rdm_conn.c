@@ -148,6 +148,13 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 		}
 	}
 	p->nb_held = 0;
+	for (i = 0; i < r->window; i++) {
+		if (p->txw[i].nb_ops == 0 && p->txw[i].kept != NULL) {
+			rte_pktmbuf_free_seg(p->txw[i].kept);
+			r->nb_kept--;
+			r->nb_ops--;
+		}
+	}
 	memset(p->txw, 0, sizeof(*p->txw) * r->window);
 	p->snd_una = p->snd_nxt = rdm_random32();
 	p->snd_lim = p->snd_una;
@@ -520,6 +527,59 @@ send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm
 	seq_out(ep, r, p, e, m);
 }
 
+/* The header of a kept inject's packet: where it was built, ahead of what
+ * the wire put before it since. */
+static inline const struct dfi_rdm_hdr *
+kept_hdr(const struct rdm_txe *e)
+{
+	return (const struct dfi_rdm_hdr *)((const uint8_t *)e->kept->buf_addr + e->offset);
+}
+
+/*
+ * A kept inject's packet again: a copy, since the first may still be on its
+ * way out (a NIC's queue), with the connection's state of now.
+ */
+static void
+send_kept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_txe *e,
+	  uint32_t psn, bool ack_req)
+{
+	const struct dfi_rdm_hdr *k = kept_hdr(e);
+	uint16_t own = DFI_RDM_F_ACK_REQ | DFI_RDM_F_ECHO_DUP | DFI_RDM_F_CRC;
+	struct hdr_args a = {
+		.type = k->type,
+		.flags = (rte_be_to_cpu_16(k->flags) & ~own) | (ack_req ? DFI_RDM_F_ACK_REQ : 0),
+		.psn = psn,
+		.msg_seq = rte_be_to_cpu_32(k->msg_seq),
+		.msg_len = rte_be_to_cpu_32(k->msg_len),
+		.pcrc = rte_be_to_cpu_32(k->pcrc),
+		.tag = rte_be_to_cpu_64(k->tag),
+		.data = rte_be_to_cpu_64(k->data),
+	};
+	struct dfi_rdm_hdr *h;
+	struct rte_mbuf *m = pkt_alloc(ep, e->len, &h);
+
+	if (unlikely(m == NULL))
+		return;	/* the timer sends it again */
+	r->stats.kept_resent++;
+	a.flags |= e->awaited ? DFI_RDM_F_ACK_REQ : 0;
+	dfi_copy(h + 1, k + 1, e->len);
+	hdr_write(r, p, h, &a);
+	seq_out(ep, r, p, e, m);
+}
+
+/* A kept inject is acknowledged: the send counter counts it. */
+static inline void
+kept_release(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_txe *e)
+{
+	dfi_ep_count(ep, DFI_CNTR_SEND, false);
+	/* the segment alone: a receiver given the same mbuf (a ring PMD in
+	 * one process) may have chained it to others */
+	dfi_sink_seg_free(&ep->sink, e->kept);
+	e->kept = NULL;
+	r->nb_kept--;
+	r->nb_ops--;
+}
+
 /*
  * Builds the packet of window slot psn from its operation and sends it;
  * ack_req asks for an acknowledgement at once (a probe's), which the last
@@ -534,8 +594,11 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m;
 
-	if (e->nb_ops > 1) {
-		send_bundle(ep, r, p, e, psn, ack_req);
+	if (e->nb_ops != 1) {
+		if (e->nb_ops > 1)
+			send_bundle(ep, r, p, e, psn, ack_req);
+		else
+			send_kept(ep, r, p, e, psn, ack_req);
 		return;
 	}
 	m = pkt_alloc(ep, e->len, &h);
@@ -786,6 +849,7 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 {
 	struct rdm_op *op;
 	char name[64];
+	uint32_t i;
 
 	/* what its last ack acknowledged is done, not failed */
 	if (r->ack_later == p)
@@ -799,6 +863,12 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 	while ((op = p->ops_head) != NULL) {
 		p->ops_head = op->next;
 		rdm_op_complete(ep, r, op, err);
+	}
+	/* injects kept unacknowledged fail too (their packets go with the
+	 * windows) */
+	for (i = 0; i < r->window; i++) {
+		if (p->txw[i].nb_ops == 0 && p->txw[i].kept != NULL)
+			dfi_ep_count(ep, DFI_CNTR_SEND, true);
 	}
 	p->ops_tail = NULL;
 	p->seg_op = NULL;
@@ -1002,6 +1072,10 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 			e = &p->txw[psn & mask];
 			if (e->retx != 0 && !e->sacked)
 				retx_acked(r, p, e, &a);
+			if (e->nb_ops == 0) {
+				kept_release(ep, r, e);
+				continue;
+			}
 			/* a bundle's messages follow each other in the queue */
 			for (op = e->op, n = e->nb_ops; n > 0; op = next, n--) {
 				next = op->next;
@@ -1393,6 +1467,56 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 	if (!r->in_rx && !(op->flags & FI_MORE) && !cork(r, p, op))
 		send_news(ep, r, p);
 	peer_activate(r, p);
+}
+
+bool
+rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
+		const struct rdm_post *req, uint32_t len)
+{
+	struct hdr_args a = { .type = DFI_PKT_RDM_MSG, .msg_len = len, .tag = req->tag };
+	struct dfi_rdm_hdr *h;
+	struct rdm_txe *e;
+	struct rte_mbuf *m;
+
+	/* behind what waits, or where the generic path would cork it, bundle
+	 * it or take in an ack first, it goes the generic way */
+	if (p->seg_op != NULL || p->state != RDM_PEER_UP || p->rnr_until != 0 || r->in_rx ||
+	    p->snd_nxt - p->snd_una >= r->keep_inflight || !window_open(r, p) ||
+	    r->nb_kept >= RDM_KEPT_MAX || len > p->seg || !wire_room(ep))
+		return false;
+	m = pkt_alloc(ep, len, &h);
+	if (unlikely(m == NULL))
+		return false;
+	r->now = rte_rdtsc();	/* as rdm_conn_post() */
+	a.psn = p->snd_nxt++;
+	a.msg_seq = p->next_msg_seq++;
+	/* a send counter waits on it (op_awaited()) */
+	e = &p->txw[a.psn & (r->window - 1)];
+	e->awaited = ep->cntrs[DFI_CNTR_SEND] != NULL;
+	a.flags = req->pkt_flags | (e->awaited ? DFI_RDM_F_ACK_REQ : 0);
+	if (req->flags & FI_REMOTE_CQ_DATA) {
+		a.flags |= DFI_RDM_F_CQ_DATA;
+		a.data = req->data;
+	}
+	if (r->crc)
+		a.pcrc = dfi_iov_gather_crc(h + 1, req->iov, req->count, 0, len, UINT32_MAX);
+	else
+		dfi_iov_gather(h + 1, req->iov, req->count, 0, len);
+	hdr_write(r, p, h, &a);
+	e->kept = m;
+	e->nb_ops = 0;
+	e->offset = m->data_off;
+	e->len = (uint16_t)len;
+	e->sacked = 0;
+	e->retx = 0;
+	e->cause = RDM_RETX_NONE;
+	/* the wire's reference goes when the frame is out, ours when acked */
+	rte_mbuf_refcnt_update(m, 1);
+	r->nb_kept++;
+	r->stats.kept++;
+	seq_out(ep, r, p, e, m);
+	peer_activate(r, p);
+	return true;
 }
 
 uint32_t
