@@ -6,7 +6,8 @@
 # lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
-# rate of raw frames, posted one at a time and batched with FI_MORE; then
+# rate of raw frames, posted one at a time and batched with FI_MORE, and
+# large ones in turns with raw frames inside one pair of processes; then
 # Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
 # udp;ofi_rxd, all measured in the same run; RDM streams over veth with
 # interfaces of 1500 and of 9000 bytes; Open MPI's ping-pong; and a picture
@@ -47,6 +48,11 @@ echo "== one-way streams over memif: raw frames, FI_EP_RDM messages, then RMA wr
 echo
 echo "== the same with RMA reads"
 "$top/scripts/pingpong.sh" -w memif -o read -S 65536,1048576 rdm
+echo
+echo "== large messages one way with the floor inside the pair of processes: each size's"
+echo "   stream in turns of raw frames (a second memif pair) and RDM messages; each turn's"
+echo "   share is of the raw turn just before it, and the turns are grouped by regime"
+"$top/scripts/pingpong.sh" -w memif -f -s -S 65536,1048576 rdm
 echo
 echo "== small messages posted 32 at a time (FI_MORE on all but every 32nd), bundled in"
 echo "   frames: messages a second against raw frames a second (vs raw)"

@@ -16,6 +16,8 @@
 # (net_memif1), the mode on the first, a turn of -B round trips each; every
 # turn of the mode is read against the floor's turn just before it, and the
 # turns are grouped into regimes by the floor's speed (app/pingpong/rtt.c).
+# With -f -s the streams take such turns: each size's stream in ten turns of
+# raw frames and of the mode (app/pingpong/stream.c).
 # The vCPUs here change speed from one second to the next, faster than
 # rounds of separate processes can follow.
 #
@@ -23,7 +25,8 @@
 #                    [-b batch] [-o write|read] [-j file.json] [-f [-B block]] [mode ...]
 #   modes: raw (always first), dgram, rdm, msg; -c checks every reply's bytes;
 #   -R rounds (default 3); -I iters is the total over the rounds;
-#   -f: the floor in turns with each mode (memif, round trips; -I per mode);
+#   -f: the floor in turns with each mode (memif, round trips or, with -s,
+#       streams; -I per mode);
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's;
 #      for rdm and msg, the sender's packets per message, resends, refusals);
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
@@ -82,8 +85,8 @@ if [ -z "$stream" ]; then
 		exit 2
 	fi
 fi
-if [ -n "$turns" ] && { [ "$wire" != memif ] || [ -n "$stream" ] || [ -n "$json" ]; }; then
-	echo "pingpong.sh: -f takes round trips over memif, without -s, -b, -o or -j" >&2
+if [ -n "$turns" ] && { [ "$wire" != memif ] || [ -n "$rma" ] || [ -n "$json" ]; }; then
+	echo "pingpong.sh: -f takes round trips or streams over memif, without -o or -j" >&2
 	exit 2
 fi
 pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
@@ -102,7 +105,7 @@ if [ -n "$turns" ]; then
 	for mode in "${modes[@]}"; do
 		# shellcheck disable=SC2206
 		args=(-e "$mode" -d net_memif0 --floor net_memif1 $block -S "$sizes"
-		      ${iters:+-I $iters} $verify)
+		      ${iters:+-I $iters} $verify $stream $batch)
 		# shellcheck disable=SC2046
 		if ! wire_pair 600 "$tmp/$mode.server" "$tmp/$mode.out" \
 			::: "$pp" $(wire_eal server) -- "${args[@]}" \

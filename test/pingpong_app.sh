@@ -5,7 +5,9 @@
 # app/pingpong, an EAL-style program that starts DPDK itself, through
 # scripts/pingpong.sh on a wire: the raw floor and the provider's modes, every
 # reply checked byte for byte (-c), and the table with its ratios printed;
-# sizes that leave the raw floor without a frame are refused.
+# over memif the floor in turns with the mode, for round trips and for
+# streams, inside one pair of processes; sizes that leave the raw floor
+# without a frame are refused.
 #
 # usage: pingpong_app.sh <pingpong> <directory of libdpdk-fi.so> <wire> <mode...>
 
@@ -46,6 +48,19 @@ if [ "$wire" = memif ]; then
 				"^$mode +$size +2000 "
 			check "raw $size B: 2000 beside them" contains "$out" "^raw +$size +2000 "
 		done
+	done
+	# streams in turns with the floor's: each size's in ten turns of each,
+	# every turn's share of the raw turn before it, grouped by regime
+	out=$("$here/../scripts/pingpong.sh" -f -s -S 1024 -I 20000 "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	check "pingpong -f -s (streams in turns with the floor) exits 0" test "$rc" -eq 0
+	for mode in "$@"; do
+		check "$mode 1 KiB stream: ten turns against the floor's, by regime" contains \
+			"$out" "^$mode +1024 +(1|all) +10 +[0-9]+ +[0-9]+ +[0-9]+% \([0-9]+-[0-9]+\)$"
+		check "$mode 1 KiB stream: its median turn of 2000 messages reported" contains \
+			"$out" "^$mode +1024 +2000 "
+		check "raw 1 KiB stream: its median turn beside it" contains "$out" "^raw +1024 +[0-9]+ "
 	done
 	# one way: the reliable modes' senders count their packets, those sent
 	# again and the refusals they got (their endpoints' counters); a 64-byte

@@ -47,6 +47,7 @@ struct fab {
 	struct fid_ep *ep;
 	const char *mode;		/* the results' name of it */
 	fi_addr_t peer;
+	bool exchanged;			/* peer known (connected), both sides */
 	uint8_t *tx_buf;
 	uint8_t *rx_buf[NB_RX];
 	size_t buf_size;
@@ -315,14 +316,21 @@ fab_exchange(const struct pp_opts *o, int ctrl)
 	size_t len = sizeof(name);
 	int n;
 
-	if (fab.eq != NULL)
-		return fab_connect(o, ctrl);
+	/* streams in turns with the floor's come back here: both sides know */
+	if (fab.exchanged)
+		return 0;
+	if (fab.eq != NULL) {
+		n = fab_connect(o, ctrl);
+		fab.exchanged = n == 0;
+		return n;
+	}
 	FAB_CHECK(fi_getname(&fab.ep->fid, name, &len));
 	if (pp_ctrl_send(ctrl, name, (uint32_t)len) != 0)
 		return -1;
 	n = pp_ctrl_recv(ctrl, peer, sizeof(peer));
 	if (n <= 0 || fi_av_insert(fab.av, peer, 1, &fab.peer, 0, NULL) != 1)
 		return -1;
+	fab.exchanged = true;
 	return 0;
 }
 

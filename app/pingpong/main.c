@@ -115,9 +115,10 @@ usage(const char *prog)
 		"  -W warmup      iterations before measuring (1000)\n"
 		"  -P port        control TCP port (47593)\n"
 		"  -d port        DPDK port (the first)\n"
-		"  --floor port   round trips of raw frames on this DPDK port (another\n"
-		"                 wire between the same two processes), in turns with\n"
-		"                 the mode's: each turn read against the floor's before it\n"
+		"  --floor port   round trips (or --stream, streams) of raw frames on this\n"
+		"                 DPDK port (another wire between the same two processes),\n"
+		"                 in turns with the mode's: each turn read against the\n"
+		"                 floor's before it\n"
 		"  --block n      round trips of a turn (1000)\n"
 		"  -T seconds     give up after (60)\n"
 		"  -c             check every payload\n"
@@ -228,8 +229,9 @@ parse_args(int argc, char **argv, struct pp_opts *o)
 	}
 	o->server = optind == argc;
 	o->host = o->server ? NULL : argv[optind];
-	/* the floor takes turns with a mode of the provider, in round trips */
-	if (o->floor != NULL && (o->mode == PP_RAW || o->stream || o->block == 0))
+	/* the floor takes turns with a mode of the provider, in round trips
+	 * or message streams */
+	if (o->floor != NULL && (o->mode == PP_RAW || o->rma != PP_RMA_NONE || o->block == 0))
 		return -1;
 	return 0;
 }
@@ -285,7 +287,8 @@ main(int argc, char **argv)
 		ret = ctrl >= 0 ? setup(floor, ops, &o) : -1;
 	}
 	if (ret == 0 && ctrl >= 0)
-		n = o.stream ? ops->stream(&o, ctrl, res) : pp_rtt_run(ops, floor, &o, ctrl, res);
+		n = o.stream && floor != NULL ? pp_stream_turns(ops, floor, &o, ctrl, res) :
+		    o.stream ? ops->stream(&o, ctrl, res) : pp_rtt_run(ops, floor, &o, ctrl, res);
 	if (n > 0 && !o.server)
 		pp_report(res, (unsigned int)n, o.json);
 	/* A memif peer that disconnects while this side polls can crash the PMD

@@ -92,6 +92,24 @@ extern const struct pp_mode_ops pp_fab_msg_ops;
 int pp_rtt_run(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 	       const struct pp_opts *o, int ctrl, struct pp_result *res);
 
+/*
+ * The turns of one size grouped by their floor's figure into regimes,
+ * fastest first, each printed with the floor's and the mode's medians and
+ * the median of the turns' ratios (mode / the floor's turn before it);
+ * bw: the figures are bandwidths (MB/s), the ratio a share of the floor's.
+ */
+void pp_regimes_print(const char *mode, size_t size, const double *fl_med, const double *md_med,
+		      uint32_t turns, bool bw);
+
+/*
+ * --stream with --floor: each size's stream split into turns, a raw one on
+ * the floor's port then the mode's, both sides in step; the client prints
+ * the regimes and gives each size's median turn of both in res (raw, then
+ * the mode). @return the results, or -1.
+ */
+int pp_stream_turns(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
+		    const struct pp_opts *o, int ctrl, struct pp_result *res);
+
 /** Iterations for a size when -I is not given. */
 uint32_t pp_iters(const struct pp_opts *o, size_t size);
 

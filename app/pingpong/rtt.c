@@ -100,10 +100,11 @@ turn_start(int ctrl, char turn)
 	return 0;
 }
 
-/* One group of turns (their indices in idx[]): the floor, the mode, the ratio. */
+/* One group of turns (their indices in idx[]): the floor, the mode, the
+ * ratio (bw: bandwidths, the ratio a share). */
 static void
 regime_print(const char *mode, size_t size, const char *name, const uint32_t *idx, uint32_t n,
-	     const double *fl_med, const double *md_med)
+	     const double *fl_med, const double *md_med, bool bw)
 {
 	double f[n], m[n], r[n], ratio;
 	uint32_t i;
@@ -114,14 +115,25 @@ regime_print(const char *mode, size_t size, const char *name, const uint32_t *id
 		r[i] = md_med[idx[i]] / fl_med[idx[i]];
 	}
 	ratio = median_double(r, n);	/* sorts r */
-	printf("%-6s %7zu %7s %6u %9.3f %9.3f %8.2fx (%.2f-%.2f)\n", mode, size, name, n,
-	       median_double(f, n), median_double(m, n), ratio, r[0], r[n - 1]);
+	if (bw)
+		printf("%-6s %7zu %7s %6u %9.0f %9.0f %8.0f%% (%.0f-%.0f)\n", mode, size, name, n,
+		       median_double(f, n), median_double(m, n), 100 * ratio, 100 * r[0],
+		       100 * r[n - 1]);
+	else
+		printf("%-6s %7zu %7s %6u %9.3f %9.3f %8.2fx (%.2f-%.2f)\n", mode, size, name, n,
+		       median_double(f, n), median_double(m, n), ratio, r[0], r[n - 1]);
 }
 
-/* The turns of one size, grouped by their floor's median: regimes, fastest first. */
-static void
-regimes_print(const char *mode, size_t size, const double *fl_med, const double *md_med,
-	      uint32_t turns)
+/* @return whether a floor of a is faster than one of b (bw: bandwidths). */
+static inline bool
+faster(double a, double b, bool bw)
+{
+	return bw ? a > b : a < b;
+}
+
+void
+pp_regimes_print(const char *mode, size_t size, const double *fl_med, const double *md_med,
+		 uint32_t turns, bool bw)
 {
 	uint32_t idx[turns], i, j, first, regime = 0;
 	char name[16];
@@ -130,17 +142,18 @@ regimes_print(const char *mode, size_t size, const double *fl_med, const double 
 		idx[i] = i;
 	/* turns are few (tens): sorted in place by their floor */
 	for (i = 1; i < turns; i++)
-		for (j = i; j > 0 && fl_med[idx[j]] < fl_med[idx[j - 1]]; j--)
+		for (j = i; j > 0 && faster(fl_med[idx[j]], fl_med[idx[j - 1]], bw); j--)
 			RTE_SWAP(idx[j], idx[j - 1]);
 	for (first = 0, i = 1; i <= turns; i++) {
-		if (i < turns && fl_med[idx[i]] <= REGIME_STEP * fl_med[idx[first]])
+		if (i < turns && (bw ? REGIME_STEP * fl_med[idx[i]] >= fl_med[idx[first]] :
+				  fl_med[idx[i]] <= REGIME_STEP * fl_med[idx[first]]))
 			continue;
 		snprintf(name, sizeof(name), "%u", ++regime);
-		regime_print(mode, size, name, idx + first, i - first, fl_med, md_med);
+		regime_print(mode, size, name, idx + first, i - first, fl_med, md_med, bw);
 		first = i;
 	}
 	if (regime > 1)
-		regime_print(mode, size, "all", idx, turns, fl_med, md_med);
+		regime_print(mode, size, "all", idx, turns, fl_med, md_med, bw);
 }
 
 /*
@@ -192,7 +205,7 @@ size_in_turns(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 		pp_stats_compute(&res[k], rtt[k], iters, cycles[k], rte_get_tsc_hz());
 	}
 	if (!o->json)
-		regimes_print(ops->name, size, med[0], med[1], turns);
+		pp_regimes_print(ops->name, size, med[0], med[1], turns, false);
 	ret = 0;
 out:
 	if (failed != NULL && ret != 0)

@@ -2,8 +2,11 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* One-way streams: the receiver's count and the report both sides share. */
+/* One-way streams: the receiver's count and the report both sides share,
+ * and streams in turns with the floor's. */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -13,6 +16,11 @@
 
 #define IDLE_MS		50
 #define CTRL_POLLS	1024
+/* A size's stream in this many turns of raw frames and of the mode each:
+ * this VM's vCPUs change speed from one second to the next, and a raw
+ * round a few seconds away from the mode's (separate processes, scripts/
+ * pingpong.sh without -f) may belong to another regime. */
+#define STREAM_TURNS	10
 
 struct stream_report {
 	uint64_t msgs;
@@ -89,4 +97,52 @@ pp_stream_result(int ctrl, uint64_t sent, void (*progress)(void), const char *mo
 	res->mmsg_s = (double)rep.msgs / secs / 1e6;
 	res->mbyte_s = (double)rep.bytes / secs / 1e6;
 	return 0;
+}
+
+static int
+cmp_mbyte_s(const void *a, const void *b)
+{
+	double x = ((const struct pp_result *)a)->mbyte_s, y = ((const struct pp_result *)b)->mbyte_s;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+pp_stream_turns(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
+		const struct pp_opts *o, int ctrl, struct pp_result *res)
+{
+	struct pp_result turn[2][STREAM_TURNS] = { 0 };
+	double bw[2][STREAM_TURNS];
+	struct pp_opts t = *o;
+	unsigned int s, k, n = 0;
+
+	t.rma = PP_RMA_NONE;
+	t.nb_sizes = 1;
+	if (!o->server && !o->json)
+		printf("one-way streams in %d turns, raw frames then %s; per turn: its bandwidth / "
+		       "the raw turn's before it; regimes: turns grouped by the raw bandwidth, "
+		       "each within 1.4x of its fastest\n%-6s %7s %7s %6s %9s %9s %19s\n",
+		       STREAM_TURNS, ops->name, "mode", "bytes", "regime", "turns", "raw MB/s",
+		       "mode MB/s", "mode/raw (range)");
+	for (s = 0; s < o->nb_sizes && n + 2 <= PP_MAX_SIZES; s++) {
+		t.sizes[0] = o->sizes[s];
+		t.iters = RTE_MAX(pp_iters(o, o->sizes[s]) / STREAM_TURNS, 1u);
+		for (k = 0; k < STREAM_TURNS; k++) {
+			if (floor->stream(&t, ctrl, &turn[0][k]) < 0 ||
+			    ops->stream(&t, ctrl, &turn[1][k]) < 0)
+				return -1;
+			bw[0][k] = turn[0][k].mbyte_s;
+			bw[1][k] = turn[1][k].mbyte_s;
+		}
+		if (o->server)
+			continue;
+		if (!o->json)
+			pp_regimes_print(ops->name, o->sizes[s], bw[0], bw[1], STREAM_TURNS, true);
+		/* each side's median turn stands for the size in the report */
+		qsort(turn[0], STREAM_TURNS, sizeof(turn[0][0]), cmp_mbyte_s);
+		qsort(turn[1], STREAM_TURNS, sizeof(turn[1][0]), cmp_mbyte_s);
+		res[n++] = turn[0][STREAM_TURNS / 2];
+		res[n++] = turn[1][STREAM_TURNS / 2];
+	}
+	return (int)n;
 }
