@@ -594,6 +594,8 @@ peers_closed(struct test_node *n)
 	return test_ep_stats(n->ep, &st) == 0 ? st.peers_closed : UINT64_MAX;
 }
 
+#define KEPT_FAILING	4	/* injects in flight when their peer goes */
+
 /* Message i of the bundle test: its size and tag; even ones carry CQ data. */
 #define BUNDLED		1100	/* more than the receiver's slots for unexpected
 				 * messages (rx_size, 1024) */
@@ -727,6 +729,49 @@ test_peer_close(void)
 	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, c.addr, &s), 0);
 	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
 	CU_ASSERT_EQUAL(wait_ctx(&a, &s, &e, NULL), 1);
+}
+
+/*
+ * Injects that went at once (rdm_conn_inject()), their packets kept, fail
+ * with their peer as injects posted as operations do: an error completion
+ * each (fi_cq(3)), without context, and the send counter's error count.
+ */
+static void
+test_kept_injects_fail(void)
+{
+	struct fi_dpdk_ep_stats before, after;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err = { 0 };
+	uint64_t errs = fi_cntr_readerr(a.tx_cntr), done = fi_cntr_read(a.tx_cntr);
+	struct fi_context r;
+	unsigned int i, failed = 0;
+
+	/* connected, the first inject acknowledged */
+	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_inject(a.ep, out, 64, c.addr), 0);
+	CU_ASSERT_EQUAL(wait_ctx(&c, &r, &e, NULL), 1);
+	for (i = 0; i < 100 && fi_cntr_read(a.tx_cntr) == done; i++)
+		wait_one_for(&a, &e, NULL, &err, 1);
+	CU_ASSERT_EQUAL_FATAL(fi_cntr_read(a.tx_cntr), done + 1);
+	/* KEPT_FAILING injects go at once; c, never polled again, acknowledges
+	 * none, and goes (a new one opens in its place) */
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &before), 0);
+	for (i = 0; i < KEPT_FAILING; i++)
+		CU_ASSERT_EQUAL(fi_inject(a.ep, out, 64, c.addr), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &after), 0);
+	CU_ASSERT_EQUAL(after.injects_kept - before.injects_kept, KEPT_FAILING);
+	test_node_close(&c);
+	CU_ASSERT_EQUAL_FATAL(node_open(&c), 0);
+	/* a hears of the close: each fails, as a reset */
+	while (wait_one_for(&a, &e, NULL, &err, 200) == -FI_EAVAIL) {
+		failed++;
+		CU_ASSERT_EQUAL(err.err, FI_ECONNRESET);
+		CU_ASSERT_PTR_NULL(err.op_context);
+		CU_ASSERT_EQUAL(err.flags, FI_SEND | FI_MSG);
+	}
+	CU_ASSERT_EQUAL(failed, KEPT_FAILING);
+	CU_ASSERT_EQUAL(fi_cntr_readerr(a.tx_cntr), errs + KEPT_FAILING);
+	CU_ASSERT_EQUAL(fi_cntr_read(a.tx_cntr), done + 1);
 }
 
 /*
@@ -1150,6 +1195,8 @@ static CU_TestInfo rdm_tests[] = {
 	{ "zero-length messages, NULL iov", test_zero_length },
 	{ "too large to buffer: refused until received, seen by FI_PEEK", test_large_unexpected },
 	{ "a peer's fi_close fails what waits on it, at once", test_peer_close },
+	{ "injects sent at once fail with their peer: error completions, counted",
+	  test_kept_injects_fail },
 	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
 	{ "a destination removed from the AV is refused, inserted again reached",
 	  test_removed_destination },

@@ -26,6 +26,7 @@
 #include <rte_cycles.h>
 #include <rte_hash_crc.h>
 
+#include "cq.h"
 #include "dfi.h"
 #include "ep.h"
 #include "iov.h"
@@ -581,6 +582,22 @@ kept_release(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_txe *e)
 }
 
 /*
+ * A kept inject's connection is over: it fails as its operation would have
+ * (rdm_op_complete()), an error completion without context, fi_cq(3)'s for
+ * an operation that asked for none, and the send counter's error count.
+ */
+static void
+kept_fail(struct dfi_ep *ep, const struct rdm_txe *e, int err)
+{
+	bool tagged = (kept_hdr(e)->flags & rte_cpu_to_be_16(DFI_RDM_F_TAGGED)) != 0;
+
+	if (ep->tx_cq != NULL)
+		dfi_cq_write_err_unreserved(ep->tx_cq, NULL, FI_SEND | (tagged ? FI_TAGGED : FI_MSG),
+					    err);
+	dfi_ep_count(ep, DFI_CNTR_SEND, true);
+}
+
+/*
  * Builds the packet of window slot psn from its operation and sends it;
  * ack_req asks for an acknowledgement at once (a probe's), which the last
  * packet of an operation the application waits on asks for anyway.
@@ -868,7 +885,7 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 	 * windows) */
 	for (i = 0; i < r->window; i++) {
 		if (p->txw[i].nb_ops == 0 && p->txw[i].kept != NULL)
-			dfi_ep_count(ep, DFI_CNTR_SEND, true);
+			kept_fail(ep, &p->txw[i], err);
 	}
 	p->ops_tail = NULL;
 	p->seg_op = NULL;
