@@ -377,6 +377,14 @@ injected(const struct peer *p, size_t len, uint64_t seq)
 	       seq + 1 != o.count;
 }
 
+/* fi_tinject() (-t) or fi_inject() of len bytes from buf to the peer. */
+static ssize_t
+inject_one(struct peer *p, const uint8_t *buf, size_t len, uint64_t tag)
+{
+	return o.tagged ? fi_tinject(p->ep, buf, len, p->peer_addr, tag) :
+			  fi_inject(p->ep, buf, len, p->peer_addr);
+}
+
 /* @return 0 (its completion comes), 1 (injected: done), or an error. */
 static ssize_t
 send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
@@ -392,13 +400,11 @@ send_one(struct peer *p, struct tx_slot *s, uint64_t seq)
 	};
 	/* -b: FI_MORE on all but every BATCH-th: the provider bundles them */
 	uint64_t more = o.batch && seq % BATCH != BATCH - 1 ? FI_MORE : 0;
-
 	ssize_t ret;
 
 	msg_fill(s->buf, len, seq);
 	if (injected(p, len, seq)) {
-		ret = o.tagged ? fi_tinject(p->ep, s->buf, len, p->peer_addr, tmsg.tag) :
-				 fi_inject(p->ep, s->buf, len, p->peer_addr);
+		ret = inject_one(p, s->buf, len, tmsg.tag);
 		return ret == 0 ? 1 : ret;
 	}
 	return o.tagged ? fi_tsendmsg(p->ep, &tmsg, FI_COMPLETION | more) :
@@ -554,8 +560,7 @@ pingpong_post(struct peer *p, bool send, uint8_t *buf, uint64_t seq, struct fi_c
 
 	do {
 		if (send && injected(p, len, seq))
-			ret = o.tagged ? fi_tinject(p->ep, buf, len, p->peer_addr, tag) :
-					 fi_inject(p->ep, buf, len, p->peer_addr);
+			ret = inject_one(p, buf, len, tag);
 		else if (send)
 			ret = o.tagged ? fi_tsend(p->ep, buf, len, NULL, p->peer_addr, tag, ctx) :
 					 fi_send(p->ep, buf, len, NULL, p->peer_addr, ctx);

@@ -92,6 +92,10 @@ extern const struct pp_mode_ops pp_fab_msg_ops;
 int pp_rtt_run(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 	       const struct pp_opts *o, int ctrl, struct pp_result *res);
 
+/* A turn whose floor is this many times the fastest of its group starts the
+ * next group: the regimes seen here are 0.3, 0.65 and 2 us apart. */
+#define PP_REGIME_STEP	1.4
+
 /*
  * The turns of one size grouped by their floor's figure into regimes,
  * fastest first, each printed with the floor's and the mode's medians and

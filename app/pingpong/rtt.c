@@ -26,9 +26,6 @@
 /* Round trips at the start of a turn, not counted: the other port's were
  * the last to run, and this one's state is out of the caches. */
 #define TURN_WARMUP	32
-/* A turn whose floor is this many times the fastest of its group starts the
- * next group: the regimes seen here are 0.3, 0.65 and 2 us apart. */
-#define REGIME_STEP	1.4
 /* What the client sends the server before a turn; the server answers ACK. */
 #define TURN_FLOOR	'f'
 #define TURN_MODE	'm'
@@ -145,8 +142,8 @@ pp_regimes_print(const char *mode, size_t size, const double *fl_med, const doub
 		for (j = i; j > 0 && faster(fl_med[idx[j]], fl_med[idx[j - 1]], bw); j--)
 			RTE_SWAP(idx[j], idx[j - 1]);
 	for (first = 0, i = 1; i <= turns; i++) {
-		if (i < turns && (bw ? REGIME_STEP * fl_med[idx[i]] >= fl_med[idx[first]] :
-				  fl_med[idx[i]] <= REGIME_STEP * fl_med[idx[first]]))
+		if (i < turns && (bw ? PP_REGIME_STEP * fl_med[idx[i]] >= fl_med[idx[first]] :
+				  fl_med[idx[i]] <= PP_REGIME_STEP * fl_med[idx[first]]))
 			continue;
 		snprintf(name, sizeof(name), "%u", ++regime);
 		regime_print(mode, size, name, idx + first, i - first, fl_med, md_med, bw);
@@ -260,7 +257,7 @@ pp_rtt_run(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 		       "turn: its median / the raw turn's before it; regimes: turns grouped by "
 		       "the raw median, each within %.1fx of its fastest\n"
 		       "%-6s %7s %7s %6s %9s %9s %19s\n", o->block, TURN_WARMUP, ops->name,
-		       REGIME_STEP, "mode", "bytes", "regime", "turns", "raw(us)", "mode(us)",
+		       PP_REGIME_STEP, "mode", "bytes", "regime", "turns", "raw(us)", "mode(us)",
 		       "mode/raw (range)");
 	for (s = 0; s < o->nb_sizes && ret == 0 && n < PP_MAX_SIZES - 1; s++) {
 		size = o->sizes[s];

@@ -121,9 +121,9 @@ pp_stream_turns(const struct pp_mode_ops *ops, const struct pp_mode_ops *floor,
 	if (!o->server && !o->json)
 		printf("one-way streams in %d turns, raw frames then %s; per turn: its bandwidth / "
 		       "the raw turn's before it; regimes: turns grouped by the raw bandwidth, "
-		       "each within 1.4x of its fastest\n%-6s %7s %7s %6s %9s %9s %19s\n",
-		       STREAM_TURNS, ops->name, "mode", "bytes", "regime", "turns", "raw MB/s",
-		       "mode MB/s", "mode/raw (range)");
+		       "each within %.1fx of its fastest\n%-6s %7s %7s %6s %9s %9s %19s\n",
+		       STREAM_TURNS, ops->name, PP_REGIME_STEP, "mode", "bytes", "regime", "turns",
+		       "raw MB/s", "mode MB/s", "mode/raw (range)");
 	for (s = 0; s < o->nb_sizes && n + 2 <= PP_MAX_SIZES; s++) {
 		t.sizes[0] = o->sizes[s];
 		t.iters = RTE_MAX(pp_iters(o, o->sizes[s]) / STREAM_TURNS, 1u);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy.h"
 #include "dfi.h"
 #include "fault.h"
 #include "net_log.h"
@@ -160,16 +161,10 @@ corrupt(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf *m)
 {
 	uint64_t r = next_rand(f, dir);
 	uint32_t len = rte_pktmbuf_data_len(m);
-	struct rte_mbuf *own = m;
+	struct rte_mbuf *own;
 
-	if (len == 0)
+	if (len == 0 || (own = dfi_mbuf_own(m, f->pool)) == NULL)
 		return m;
-	if (rte_mbuf_refcnt_read(m) > 1) {
-		own = rte_pktmbuf_copy(m, f->pool, 0, UINT32_MAX);
-		if (own == NULL)
-			return m;
-		rte_pktmbuf_free(m);
-	}
 	rte_pktmbuf_mtod(own, uint8_t *)[(r >> 8) % len] ^= (uint8_t)(1u << (r & 7));
 	return own;
 }

@@ -29,6 +29,7 @@
 #include <rte_udp.h>
 
 #include "cksum.h"
+#include "copy.h"
 #include "dfi.h"
 #include "intr_gate.h"
 #include "net_log.h"
@@ -966,14 +967,9 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 		/* a frame its sender keeps (RDM's injects) goes to the local
 		 * receiver as a copy: the receiver adjusts, chains and holds
 		 * what it is given, where a wire would give it bytes */
-		if (unlikely(rte_mbuf_refcnt_read(m) > 1)) {
-			struct rte_mbuf *own = rte_pktmbuf_copy(m, port->rt->pool, 0, UINT32_MAX);
-
-			if (own == NULL)
-				return -FI_ENOMEM;
-			rte_pktmbuf_free(m);
-			m = own;
-		}
+		m = dfi_mbuf_own(m, port->rt->pool);
+		if (unlikely(m == NULL))
+			return -FI_ENOMEM;
 		route_apply(r, m);
 		sink->lo[sink->nb_lo++] = m;
 		if (unlikely(sink->nb_lo == DFI_TX_BURST))

@@ -884,7 +884,6 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	    req->type == DFI_PKT_RDM_MSG && !(req->pkt_flags & DFI_RDM_F_DELIVERY) &&
 	    ep->stx == NULL &&
 	    rdm_conn_inject(ep, r, p, req, (uint32_t)len)) {
-		r->nb_ops++;
 		r->stats.msgs_sent++;
 		dfi_sink_flush(&ep->sink);
 		return 0;

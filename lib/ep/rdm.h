@@ -498,11 +498,11 @@ bool rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /**
  * Sends an inject of len bytes (req: a message, no completion or delivery
- * notice asked; a send counter counts it when acknowledged) to p at once, without an operation, when nothing
- * waits to be sent to p and the window takes it: its packet is kept (a
- * reference) until acknowledged, and sent again from there. The caller
- * counts it in nb_ops. @return whether it was sent; if not, the caller
- * posts it as an operation.
+ * notice asked; a send counter counts it when acknowledged) to p at once,
+ * without an operation, when nothing waits to be sent to p and the window
+ * takes it: its packet is kept (a reference) until acknowledged, and sent
+ * again from there; it counts in nb_ops meanwhile. @return whether it was
+ * sent; if not, the caller posts it as an operation.
  */
 bool rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		     const struct rdm_post *req, uint32_t len);

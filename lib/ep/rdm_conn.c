@@ -136,6 +136,28 @@ peers_grow(struct dfi_rdm *r)
 	return 0;
 }
 
+/* @return whether window slot e holds a kept inject's packet (nb_ops 0). */
+static inline bool
+txe_kept(const struct rdm_txe *e)
+{
+	return e->nb_ops == 0 && e->kept != NULL;
+}
+
+/* The window slot of a new packet, but for its op or kept packet: nb_ops
+ * ops from offset in the first (0: a kept inject's packet, offset its
+ * header's place in the buffer), len payload bytes. */
+static inline void
+txe_open(struct rdm_txe *e, uint8_t nb_ops, uint32_t offset, uint32_t len, uint8_t awaited)
+{
+	e->nb_ops = nb_ops;
+	e->offset = offset;
+	e->len = (uint16_t)len;
+	e->sacked = 0;
+	e->retx = 0;
+	e->cause = RDM_RETX_NONE;
+	e->awaited = awaited;
+}
+
 static void
 peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 {
@@ -150,7 +172,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	}
 	p->nb_held = 0;
 	for (i = 0; i < r->window; i++) {
-		if (p->txw[i].nb_ops == 0 && p->txw[i].kept != NULL) {
+		if (txe_kept(&p->txw[i])) {
 			rte_pktmbuf_free_seg(p->txw[i].kept);
 			r->nb_kept--;
 			r->nb_ops--;
@@ -548,7 +570,8 @@ send_kept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_t
 	uint16_t own = DFI_RDM_F_ACK_REQ | DFI_RDM_F_ECHO_DUP | DFI_RDM_F_CRC;
 	struct hdr_args a = {
 		.type = k->type,
-		.flags = (rte_be_to_cpu_16(k->flags) & ~own) | (ack_req ? DFI_RDM_F_ACK_REQ : 0),
+		.flags = (rte_be_to_cpu_16(k->flags) & ~own) |
+			 (ack_req || e->awaited ? DFI_RDM_F_ACK_REQ : 0),
 		.psn = psn,
 		.msg_seq = rte_be_to_cpu_32(k->msg_seq),
 		.msg_len = rte_be_to_cpu_32(k->msg_len),
@@ -562,7 +585,6 @@ send_kept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_t
 	if (unlikely(m == NULL))
 		return;	/* the timer sends it again */
 	r->stats.kept_resent++;
-	a.flags |= e->awaited ? DFI_RDM_F_ACK_REQ : 0;
 	dfi_copy(h + 1, k + 1, e->len);
 	hdr_write(r, p, h, &a);
 	seq_out(ep, r, p, e, m);
@@ -611,11 +633,12 @@ send_seq(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint32_t psn,
 	struct dfi_rdm_hdr *h;
 	struct rte_mbuf *m;
 
-	if (e->nb_ops != 1) {
-		if (e->nb_ops > 1)
-			send_bundle(ep, r, p, e, psn, ack_req);
-		else
-			send_kept(ep, r, p, e, psn, ack_req);
+	if (txe_kept(e)) {
+		send_kept(ep, r, p, e, psn, ack_req);
+		return;
+	}
+	if (e->nb_ops > 1) {
+		send_bundle(ep, r, p, e, psn, ack_req);
 		return;
 	}
 	m = pkt_alloc(ep, e->len, &h);
@@ -706,13 +729,8 @@ send_new(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
 		len = rdm_type_has_payload(op->type) ? RTE_MIN(p->seg, op->len - op->sent) : 0;
 	e = &p->txw[p->snd_nxt & (r->window - 1)];
 	e->op = op;
-	e->nb_ops = (uint8_t)n;
-	e->offset = op->sent;
-	e->len = (uint16_t)len;
-	e->sacked = 0;
-	e->retx = 0;
-	e->cause = RDM_RETX_NONE;
-	e->awaited = 1;		/* until its packet is built (send_seq()) */
+	/* awaited until its packet is built (send_seq()) */
+	txe_open(e, (uint8_t)n, op->sent, len, 1);
 	for (i = 0; i < n; i++, op = op->next) {
 		op->sent += n == 1 ? len : op->len;
 		op->unacked++;
@@ -884,7 +902,7 @@ peer_fail(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, int err, con
 	/* injects kept unacknowledged fail too (their packets go with the
 	 * windows) */
 	for (i = 0; i < r->window; i++) {
-		if (p->txw[i].nb_ops == 0 && p->txw[i].kept != NULL)
+		if (txe_kept(&p->txw[i]))
 			kept_fail(ep, &p->txw[i], err);
 	}
 	p->ops_tail = NULL;
@@ -1089,7 +1107,7 @@ on_ack(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct df
 			e = &p->txw[psn & mask];
 			if (e->retx != 0 && !e->sacked)
 				retx_acked(r, p, e, &a);
-			if (e->nb_ops == 0) {
+			if (txe_kept(e)) {
 				kept_release(ep, r, e);
 				continue;
 			}
@@ -1509,7 +1527,8 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	a.msg_seq = p->next_msg_seq++;
 	/* a send counter waits on it (op_awaited()) */
 	e = &p->txw[a.psn & (r->window - 1)];
-	e->awaited = ep->cntrs[DFI_CNTR_SEND] != NULL;
+	e->kept = m;
+	txe_open(e, 0, m->data_off, len, ep->cntrs[DFI_CNTR_SEND] != NULL);
 	a.flags = req->pkt_flags | (e->awaited ? DFI_RDM_F_ACK_REQ : 0);
 	if (req->flags & FI_REMOTE_CQ_DATA) {
 		a.flags |= DFI_RDM_F_CQ_DATA;
@@ -1520,16 +1539,10 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	else
 		dfi_iov_gather(h + 1, req->iov, req->count, 0, len);
 	hdr_write(r, p, h, &a);
-	e->kept = m;
-	e->nb_ops = 0;
-	e->offset = m->data_off;
-	e->len = (uint16_t)len;
-	e->sacked = 0;
-	e->retx = 0;
-	e->cause = RDM_RETX_NONE;
 	/* the wire's reference goes when the frame is out, ours when acked */
 	rte_mbuf_refcnt_update(m, 1);
 	r->nb_kept++;
+	r->nb_ops++;
 	r->stats.kept++;
 	seq_out(ep, r, p, e, m);
 	peer_activate(r, p);
