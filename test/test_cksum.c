@@ -13,7 +13,10 @@
  * length and alignment across the switch from the crc32 instruction to
  * ISA-L, on long buffers, and carried from one buffer into the next. The
  * data path's bulk copy (drivers/net_pmd/copy.h) at every distance between
- * source and destination modulo a page that picks its way.
+ * source and destination modulo a page that picks its way. The copies
+ * between an I/O vector and a flat buffer (lib/ep/iov.h), with and without
+ * their CRC, for one buffer (their short way) and several, from every
+ * offset, for every length to beyond the vector's end.
  */
 
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 #include "cksum.h"
 #include "copy.h"
 #include "crc32c.h"
+#include "iov.h"
 #include "test_util.h"
 
 #define MAX_LEN		2100
@@ -357,6 +361,74 @@ test_copy_every_distance(void)
 	free(dst);
 }
 
+/*
+ * One copy between vector v (its buffers' lengths in lens, nb of them) and
+ * a flat buffer, of len bytes from iov_off on, each of the four ways,
+ * against the vector flattened. @return the faults found.
+ */
+static int
+iov_check_one(const size_t *lens, size_t nb, size_t iov_off, size_t len)
+{
+	static uint8_t bufs[4][64], flat[300], ref[300];
+	struct iovec iov[4];
+	size_t total = 0, i, n, want;
+	uint32_t crc;
+	int bad = 0;
+
+	for (i = 0; i < nb; i++) {
+		iov[i].iov_base = bufs[i];
+		iov[i].iov_len = lens[i];
+		total += lens[i];
+	}
+	want = iov_off >= total ? 0 : RTE_MIN(len, total - iov_off);
+	/* gather: the vector's bytes, as far as it reaches */
+	for (i = 0; i < nb; i++)
+		memcpy(bufs[i], data + 100 * i, lens[i]);
+	for (i = 0, n = 0; i < nb; n += lens[i], i++)
+		memcpy(ref + n, bufs[i], lens[i]);
+	memset(flat, 0xa5, sizeof(flat));
+	dfi_iov_gather(flat, iov, nb, iov_off, len);
+	bad += memcmp(flat, ref + iov_off, want) != 0 || flat[want] != 0xa5;
+	memset(flat, 0xa5, sizeof(flat));
+	crc = dfi_iov_gather_crc(flat, iov, nb, iov_off, len, 7);
+	bad += memcmp(flat, ref + iov_off, want) != 0 || flat[want] != 0xa5 ||
+	       crc != crc_ref(ref + iov_off, want, 7);
+	/* scatter: into the vector's bytes from iov_off on, the CRC of all len */
+	for (i = 0; i < 2; i++) {
+		memset(bufs, 0xa5, sizeof(bufs));
+		if (i == 0) {
+			n = dfi_iov_scatter(iov, nb, iov_off, data + 7, len);
+			bad += n != want;
+		} else {
+			crc = dfi_iov_scatter_crc(iov, nb, iov_off, data + 7, len, 7);
+			bad += crc != crc_ref(data + 7, len, 7);
+		}
+		memset(ref, 0xa5, total);
+		memcpy(ref + RTE_MIN(iov_off, total), data + 7, want);
+		for (n = 0, total = 0; n < nb; total += lens[n], n++)
+			bad += memcmp(bufs[n], ref + total, lens[n]) != 0 || bufs[n][lens[n]] != 0xa5;
+	}
+	return bad;
+}
+
+static void
+test_iov_copies(void)
+{
+	static const size_t vectors[][4] = { { 60 }, { 7, 0, 50, 1 }, { 0 } };
+	static const size_t counts[] = { 1, 4, 1 };
+	size_t v, total, off, len, i;
+	int bad = 0;
+
+	for (v = 0; v < RTE_DIM(vectors); v++) {
+		for (i = 0, total = 0; i < counts[v]; i++)
+			total += vectors[v][i];
+		for (off = 0; off <= total + 1; off++)
+			for (len = 0; len <= total + 5; len++)
+				bad += iov_check_one(vectors[v], counts[v], off, len);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "raw sum: every length 0..2100 at 8 alignments", test_raw_every_length_and_alignment },
 	{ "raw sum: all ones, all zeros, carried partial sums", test_raw_extremes },
@@ -366,6 +438,8 @@ static CU_TestInfo tests[] = {
 	{ "CRC32C and copy: every length 0..2100 at 8 alignments", test_crc_every_length_and_alignment },
 	{ "CRC32C: long buffers, carried sums, flipped bits", test_crc_long_and_continued },
 	{ "bulk copy: every distance modulo a page, to 9000 bytes", test_copy_every_distance },
+	{ "I/O vector copies: one buffer and several, every offset and length",
+	  test_iov_copies },
 	CU_TEST_INFO_NULL,
 };
 

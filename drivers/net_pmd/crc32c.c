@@ -288,7 +288,7 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 {
 	const uint8_t *s = src;
 	uint8_t *d = dst;
-	uint64_t v;
+	uint64_t w0, w1, w2, w3;
 
 	if (len >= DFI_CRC32C_LIB_MIN) {
 		if (fold != NULL)
@@ -297,10 +297,37 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 		dfi_copy(dst, src, len);
 		return dfi_crc32c_long(dst, len, crc);
 	}
+	/* four words a turn: a 64-byte message's payload took 76 instructions
+	 * in a loop of one (callgrind, bench_ep); the sum stays 64 bits wide
+	 * between the crc32s, which would each clear its upper half */
+#ifdef __SSE4_2__
+	if (len >= 32) {
+		uint64_t c = crc;
+
+		do {
+			memcpy(&w0, s, 8);
+			memcpy(&w1, s + 8, 8);
+			memcpy(&w2, s + 16, 8);
+			memcpy(&w3, s + 24, 8);
+			c = _mm_crc32_u64(c, w0);
+			c = _mm_crc32_u64(c, w1);
+			c = _mm_crc32_u64(c, w2);
+			c = _mm_crc32_u64(c, w3);
+			memcpy(d, &w0, 8);
+			memcpy(d + 8, &w1, 8);
+			memcpy(d + 16, &w2, 8);
+			memcpy(d + 24, &w3, 8);
+			len -= 32;
+			s += 32;
+			d += 32;
+		} while (len >= 32);
+		crc = (uint32_t)c;
+	}
+#endif
 	for (; len >= 8; len -= 8, s += 8, d += 8) {
-		memcpy(&v, s, 8);
-		crc = dfi_crc32c_8(v, crc);
-		memcpy(d, &v, 8);
+		memcpy(&w0, s, 8);
+		crc = dfi_crc32c_8(w0, crc);
+		memcpy(d, &w0, 8);
 	}
 	if (len > 0) {
 		crc = dfi_crc32c_tail(s, len, crc);

@@ -22,6 +22,9 @@
 #include <string.h>
 
 #include <rte_hash_crc.h>
+#ifdef __SSE4_2__
+#include <nmmintrin.h>
+#endif
 
 /* From this length on the fold and ISA-L are faster than one chain of crc32
  * instructions. */
@@ -55,7 +58,9 @@ static inline uint32_t
 dfi_crc32c_8(uint64_t v, uint32_t crc)
 {
 #ifdef __SSE4_2__
-	return crc32c_sse42_u64(v, crc);
+	/* the intrinsic, not DPDK's asm volatile: the compiler may schedule it
+	 * and keep the operand in a register */
+	return (uint32_t)_mm_crc32_u64(crc, v);
 #else
 	return rte_hash_crc_8byte(v, crc);
 #endif

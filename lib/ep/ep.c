@@ -456,12 +456,10 @@ ep_cancel(fid_t fid, void *context)
 }
 
 void
-dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error)
+dfi_ep_count_bound(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error)
 {
 	struct dfi_cntr *cntr = ep->cntrs[slot];
 
-	if (cntr == NULL)
-		return;
 	if (error)
 		dfi_cntr_inc_err(cntr);
 	else

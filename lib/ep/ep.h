@@ -194,8 +194,17 @@ int dfi_ep_setname(fid_t fid, void *addr, size_t addrlen);
 /** @return the sender of a received packet as the AV knows it (FI_SOURCE). */
 fi_addr_t dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m);
 
-/** Bumps a bound counter, if any. */
-void dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
+/** Bumps the counter bound in slot (dfi_ep_count()). */
+void dfi_ep_count_bound(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error);
+
+/** Bumps a bound counter, if any: the test inline, since most endpoints
+ * bind none, and every message asks. */
+static inline void
+dfi_ep_count(struct dfi_ep *ep, enum dfi_cntr_slot slot, bool error)
+{
+	if (ep->cntrs[slot] != NULL)
+		dfi_ep_count_bound(ep, slot, error);
+}
 
 /* Endpoint types. */
 extern const struct dfi_ep_type_ops dfi_dgram_ops;

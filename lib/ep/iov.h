@@ -29,6 +29,21 @@ dfi_iov_len(const struct iovec *iov, size_t count)
 	return len;
 }
 
+/* One piece of iov_copy(): n bytes between v and the flat buffer at off. */
+static __rte_always_inline void
+iov_copy_one(uint8_t *v, uint8_t *flat_out, const uint8_t *flat_in, size_t off, size_t n,
+	     uint32_t *crc)
+{
+	if (flat_out != NULL && crc != NULL)
+		*crc = dfi_crc32c_copy(flat_out + off, v, n, *crc);
+	else if (flat_out != NULL)
+		dfi_copy(flat_out + off, v, n);
+	else if (crc != NULL)
+		*crc = dfi_crc32c_copy(v, flat_in + off, n, *crc);
+	else
+		dfi_copy(v, flat_in + off, n);
+}
+
 /*
  * The walk under the copies below: len bytes between an I/O vector, from
  * iov_off bytes into it, and a flat buffer, out of the vector into flat_out
@@ -41,23 +56,23 @@ iov_copy(const struct iovec *iov, size_t count, size_t iov_off, uint8_t *flat_ou
 	 const uint8_t *flat_in, size_t len, uint32_t *crc)
 {
 	size_t copied = 0, i, n;
-	uint8_t *v;
 
+	/* one buffer that holds it all, a message's mostly: the walk took 45
+	 * instructions of a 64-byte message's send, and as many of its receive
+	 * (callgrind, bench_ep) */
+	if (count == 1 && len != 0 && iov_off <= iov[0].iov_len &&
+	    len <= iov[0].iov_len - iov_off) {
+		iov_copy_one((uint8_t *)iov[0].iov_base + iov_off, flat_out, flat_in, 0, len, crc);
+		return len;
+	}
 	for (i = 0; i < count && copied < len; i++) {
 		if (iov_off >= iov[i].iov_len) {
 			iov_off -= iov[i].iov_len;
 			continue;
 		}
 		n = RTE_MIN(len - copied, iov[i].iov_len - iov_off);
-		v = (uint8_t *)iov[i].iov_base + iov_off;
-		if (flat_out != NULL && crc != NULL)
-			*crc = dfi_crc32c_copy(flat_out + copied, v, n, *crc);
-		else if (flat_out != NULL)
-			dfi_copy(flat_out + copied, v, n);
-		else if (crc != NULL)
-			*crc = dfi_crc32c_copy(v, flat_in + copied, n, *crc);
-		else
-			dfi_copy(v, flat_in + copied, n);
+		iov_copy_one((uint8_t *)iov[i].iov_base + iov_off, flat_out, flat_in, copied, n,
+			     crc);
 		copied += n;
 		iov_off = 0;
 	}

@@ -249,7 +249,7 @@ rdm_op_complete(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op, int err
  * receive held got): writes its completion and lets go of a receive that
  * is used up.
  */
-static void
+static __rte_always_inline void
 rx_finish(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_rx *rx,
 	  size_t off, uint32_t len, size_t got, uint64_t comp_flags, uint64_t tag,
 	  uint64_t data)
@@ -359,7 +359,7 @@ rx_next_off(const struct rdm_rx *rx)
  * slot is promised now, as is a shared receive's. @return false when that
  * slot cannot be had: ep's CQ is full.
  */
-static bool
+static __rte_always_inline bool
 rx_claim_room(struct dfi_ep *ep, struct rdm_rx *rx, uint32_t len, size_t *off, size_t *room)
 {
 	struct rdm_rxq *q = rdm_of(ep)->rxq;
@@ -393,7 +393,7 @@ in_bind(struct rdm_peer *p, struct rdm_rx *rx, size_t off, size_t room)
 	p->in.rx_room = room;
 }
 
-static struct rdm_rx *
+static __rte_always_inline struct rdm_rx *
 rx_match(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, bool tagged, uint64_t tag)
 {
 	struct rdm_rx *rx;
@@ -1224,7 +1224,7 @@ rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_r
 	return rxq_post(r->rxq, ep, req, args, src, ep->min_multi_recv, ux);
 }
 
-static ssize_t
+static __rte_always_inline ssize_t
 rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
 	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
