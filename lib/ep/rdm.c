@@ -1224,15 +1224,37 @@ rx_post_locked(struct dfi_ep *ep, const struct rdm_post *req, const struct rdm_r
 	return rxq_post(r->rxq, ep, req, args, src, ep->min_multi_recv, ux);
 }
 
+/* A receive's request, of the calls' arguments. */
+static __rte_always_inline struct rdm_post
+rx_req(const struct iovec *iov, size_t count, fi_addr_t src, uint64_t tag, void *context,
+       uint64_t flags)
+{
+	struct rdm_post req = {
+		.iov = iov, .count = count, .dest = src, .tag = tag,
+		.context = context, .flags = flags,
+	};
+
+	return req;
+}
+
+/* A triggered receive, deferred: apart, so that the request of the others
+ * (rdm_rx_post()) never goes to memory. */
+static __rte_noinline ssize_t
+rx_trig_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
+	     uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
+{
+	struct rdm_post req = rx_req(iov, count, src, tag, context, flags);
+	struct rdm_rx_args args = { .ignore = ignore, .tagged = tagged };
+
+	return rdm_trig_post(ep, &req, &args);
+}
+
 static __rte_always_inline ssize_t
 rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t src,
 	    uint64_t tag, uint64_t ignore, void *context, uint64_t flags, bool tagged)
 {
 	struct dfi_guard *held;
-	struct rdm_post req = {
-		.iov = iov, .count = count, .dest = src, .tag = tag,
-		.context = context, .flags = flags,
-	};
+	struct rdm_post req = rx_req(iov, count, src, tag, context, flags);
 	struct rdm_rx_args args = { .ignore = ignore, .tagged = tagged };
 	ssize_t ret;
 
@@ -1243,7 +1265,7 @@ rdm_rx_post(struct dfi_ep *ep, const struct iovec *iov, size_t count, fi_addr_t 
 		     ((flags & FI_TRIGGER) && (flags & (FI_PEEK | FI_CLAIM)))))
 		return -FI_EBADFLAGS;
 	if (unlikely(flags & FI_TRIGGER))
-		return rdm_trig_post(ep, &req, &args);
+		return rx_trig_post(ep, iov, count, src, tag, ignore, context, flags, tagged);
 	held = dfi_guard_lock(ep->guard);
 	ret = rx_post_locked(ep, &req, &args);
 	dfi_guard_unlock(held);

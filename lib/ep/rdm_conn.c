@@ -201,15 +201,13 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	memset(&p->rma_in, 0, sizeof(p->rma_in));
 }
 
-struct rdm_peer *
-rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
+/* The table's search for the peer at a, and its creation if asked for. */
+static struct rdm_peer *
+peer_find(struct dfi_rdm *r, const struct dfi_addr *a, uint64_t key, bool create)
 {
-	uint64_t key = addr_key(a);
-	struct rdm_peer *p = r->last_peer;
+	struct rdm_peer *p;
 	uint32_t i;
 
-	if (likely(p != NULL && p->key == key))
-		return p;
 	for (i = key_slot(r, key); r->peers[i] != NULL; i = (i + 1) & r->peers_mask) {
 		if (r->peers[i]->key == key) {
 			r->last_peer = r->peers[i];
@@ -244,6 +242,25 @@ rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
 	r->nb_peers++;
 	r->last_peer = p;
 	return p;
+}
+
+/* The peer at a (rdm_peer_get()): the last one looked up, inline, since
+ * packets come in runs from one peer; the table's search otherwise. */
+static __rte_always_inline struct rdm_peer *
+peer_lookup(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
+{
+	uint64_t key = addr_key(a);
+	struct rdm_peer *p = r->last_peer;
+
+	if (likely(p != NULL && p->key == key))
+		return p;
+	return peer_find(r, a, key, create);
+}
+
+struct rdm_peer *
+rdm_peer_get(struct dfi_rdm *r, const struct dfi_addr *a, bool create)
+{
+	return peer_lookup(r, a, create);
 }
 
 static void
@@ -368,9 +385,9 @@ be32_pair(uint32_t first, uint32_t second)
  * (bench_ep's 64 B RDM round trip, this and hcrc_ok() together: 372
  * against 383 ns, means of five interleaved pairs).
  */
-static void
-hdr_write(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr *h,
-	  const struct hdr_args *a)
+static __rte_always_inline void
+hdr_fill(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr *h,
+	 const struct hdr_args *a)
 {
 	uint16_t flags = a->flags | (p->echo_dup ? DFI_RDM_F_ECHO_DUP : 0) |
 			 (r->crc ? DFI_RDM_F_CRC : 0);
@@ -405,6 +422,14 @@ hdr_write(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr 
 #pragma GCC unroll 16
 	for (i = 0; i < HDR_WORDS; i++)
 		memcpy((uint8_t *)h + i * sizeof(q[i]), &q[i], sizeof(q[i]));
+}
+
+/* hdr_fill(), one copy for the packets other than an inject's. */
+static __rte_noinline void
+hdr_write(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr *h,
+	  const struct hdr_args *a)
+{
+	hdr_fill(r, p, h, a);
 }
 
 /* Stages a sealed packet for the wire; the packet is consumed. */
@@ -1583,7 +1608,7 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		a.pcrc = dfi_iov_gather_crc(h + 1, req->iov, req->count, 0, len, UINT32_MAX);
 	else
 		dfi_iov_gather(h + 1, req->iov, req->count, 0, len);
-	hdr_write(r, p, h, &a);
+	hdr_fill(r, p, h, &a);
 	/* the wire's reference goes when the frame is out, ours when acked;
 	 * a store, not an atomic add: no one else has the mbuf yet */
 	rte_mbuf_refcnt_set(m, 2);
@@ -1650,7 +1675,7 @@ rx_one(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 		goto drop;
 	type = h->type;
 	dfi_ep_rx_addr(ep, m, &a);
-	p = rdm_peer_get(r, &a, type == DFI_PKT_RDM_CONN && !r->connected_only);
+	p = peer_lookup(r, &a, type == DFI_PKT_RDM_CONN && !r->connected_only);
 	if (r->connected_only && p != r->bound)
 		p = NULL;	/* not the connection's: refused as unknown */
 	if (type == DFI_PKT_RDM_CONN) {
