@@ -6,7 +6,7 @@
 # lists two virtual DPDK ports as libfabric domains, then fi_dpdk_pingpong runs
 # between two processes joined by memif: round trips of raw frames (the
 # floor), FI_EP_DGRAM and FI_EP_RDM, then one-way RDM streams against the
-# rate of raw frames, posted one at a time and batched with FI_MORE, and
+# rate of raw frames, posted one at a time, then batched with FI_MORE and
 # large ones in turns with raw frames inside one pair of processes; then
 # Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
 # udp;ofi_rxd, all measured in the same run; RDM streams over veth with
@@ -55,8 +55,9 @@ echo "   share is of the raw turn just before it, and the turns are grouped by r
 "$top/scripts/pingpong.sh" -w memif -f -s -S 65536,1048576 rdm
 echo
 echo "== small messages posted 32 at a time (FI_MORE on all but every 32nd), bundled in"
-echo "   frames: messages a second against raw frames a second (vs raw)"
-"$top/scripts/pingpong.sh" -w memif -b 32 -S 64,256 -I 6000000 rdm
+echo "   frames: messages a second against raw frames a second, in turns inside one pair"
+echo "   of processes (raw frames on a second memif pair), grouped by regime"
+"$top/scripts/pingpong.sh" -w memif -f -b 32 -S 64,256 -I 6000000 rdm
 echo
 echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd"
 "$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json"
