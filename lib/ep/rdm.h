@@ -497,15 +497,17 @@ void rdm_conn_quiet(struct dfi_ep *ep, struct dfi_rdm *r);
 bool rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r);
 
 /**
- * Sends an inject of len bytes (req: a message, no completion or delivery
- * notice asked; a send counter counts it when acknowledged) to p at once,
- * without an operation, when nothing waits to be sent to p and the window
- * takes it: its packet is kept (a reference) until acknowledged, and sent
- * again from there; it counts in nb_ops meanwhile. @return whether it was
- * sent; if not, the caller posts it as an operation.
+ * Sends an inject of len bytes (the count buffers of iov; a message, no
+ * completion or delivery notice asked; a send counter counts it when
+ * acknowledged; pkt_flags DFI_RDM_F_TAGGED and _CQ_DATA, with data) to p at
+ * once, without an operation, when nothing waits to be sent to p and the
+ * window takes it: its packet is kept (a reference) until acknowledged, and
+ * sent again from there; it counts in nb_ops meanwhile. @return whether it
+ * was sent; if not, the caller posts it as an operation.
  */
 bool rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
-		     const struct rdm_post *req, uint32_t len);
+		     const struct iovec *iov, size_t count, uint32_t len, uint64_t tag,
+		     uint64_t data, uint16_t pkt_flags);
 
 /**
  * Watches a peer even while nothing is under way with it (on), or stops:

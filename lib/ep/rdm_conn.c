@@ -1575,10 +1575,10 @@ rdm_conn_post(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_op *op)
 }
 
 bool
-rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
-		const struct rdm_post *req, uint32_t len)
+rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct iovec *iov,
+		size_t count, uint32_t len, uint64_t tag, uint64_t data, uint16_t pkt_flags)
 {
-	struct hdr_args a = { .type = DFI_PKT_RDM_MSG, .msg_len = len, .tag = req->tag };
+	struct hdr_args a = { .type = DFI_PKT_RDM_MSG, .msg_len = len, .tag = tag };
 	struct dfi_rdm_hdr *h;
 	struct rdm_txe *e;
 	struct rte_mbuf *m;
@@ -1599,15 +1599,13 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	e = &p->txw[a.psn & (r->window - 1)];
 	e->kept = m;
 	txe_open(e, 0, m->data_off, len, ep->cntrs[DFI_CNTR_SEND] != NULL);
-	a.flags = req->pkt_flags | (e->awaited ? DFI_RDM_F_ACK_REQ : 0);
-	if (req->flags & FI_REMOTE_CQ_DATA) {
-		a.flags |= DFI_RDM_F_CQ_DATA;
-		a.data = req->data;
-	}
+	a.flags = pkt_flags | (e->awaited ? DFI_RDM_F_ACK_REQ : 0);
+	if (pkt_flags & DFI_RDM_F_CQ_DATA)
+		a.data = data;
 	if (r->crc)
-		a.pcrc = dfi_iov_gather_crc(h + 1, req->iov, req->count, 0, len, UINT32_MAX);
+		a.pcrc = dfi_iov_gather_crc(h + 1, iov, count, 0, len, UINT32_MAX);
 	else
-		dfi_iov_gather(h + 1, req->iov, req->count, 0, len);
+		dfi_iov_gather(h + 1, iov, count, 0, len);
 	hdr_fill(r, p, h, &a);
 	/* the wire's reference goes when the frame is out, ours when acked;
 	 * a store, not an atomic add: no one else has the mbuf yet */
