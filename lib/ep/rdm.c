@@ -836,6 +836,13 @@ tx_take(struct dfi_ep *ep, const struct dfi_rdm *r)
 	return r->nb_ops < ep->tx_size && (ep->stx == NULL || dfi_stx_take(ep->stx));
 }
 
+/* The packets' flag of an operation's remote CQ data, of its flags. */
+static inline uint16_t
+cq_data_flag(uint64_t flags)
+{
+	return (flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0;
+}
+
 /*
  * An inject without completion or delivery notice (flags, pkt_flags: a
  * message's, with DFI_RDM_F_CQ_DATA where it carries data) sent at once to
@@ -863,6 +870,7 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	struct dfi_rdm *r = rdm_of(ep);
 	const struct dfi_av_entry *e;
 	uint64_t flags = req->flags;
+	uint16_t pkt_flags = req->pkt_flags | cq_data_flag(flags);
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	struct dfi_addr a;
@@ -901,9 +909,8 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	/* an inject without completion or notice goes at once when it can,
 	 * without an op */
 	if (!comp && req->type == DFI_PKT_RDM_MSG &&
-	    inject_now(ep, r, p, flags,
-		       req->pkt_flags | ((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0),
-		       req->iov, req->count, len, req->tag, req->data))
+	    inject_now(ep, r, p, flags, pkt_flags, req->iov, req->count, len, req->tag,
+		       req->data))
 		return 0;
 	if (unlikely(comp && dfi_cq_reserve(ep->tx_cq) != 0))
 		goto err_stx;
@@ -924,7 +931,7 @@ post_locked(struct dfi_ep *ep, const struct rdm_post *req, size_t len)
 	op->mr = NULL;
 	op->type = req->type;
 	op->cntr = req->cntr;
-	op->pkt_flags = req->pkt_flags | ((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0);
+	op->pkt_flags = pkt_flags;
 	/* a read sends a request of no payload; its iovecs take the answer */
 	op->len = req->type == DFI_PKT_RDM_READ_REQ ? 0 : (uint32_t)len;
 	op->rma_len = (uint32_t)len;
@@ -1047,8 +1054,7 @@ rdm_tx_inject(struct dfi_ep *ep, const void *buf, size_t len, fi_addr_t dest, ui
 {
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 	uint64_t all = ep->tx_op_flags | FI_INJECT | DFI_F_NO_COMPLETION | flags;
-	uint16_t pkt_flags = (tagged ? DFI_RDM_F_TAGGED : 0) |
-			     ((flags & FI_REMOTE_CQ_DATA) ? DFI_RDM_F_CQ_DATA : 0);
+	uint16_t pkt_flags = (tagged ? DFI_RDM_F_TAGGED : 0) | cq_data_flag(flags);
 	struct dfi_rdm *r = rdm_of(ep);
 	struct dfi_guard *held;
 	ssize_t ret;

@@ -290,43 +290,37 @@ rdm_peer_watch(struct dfi_rdm *r, struct rdm_peer *p, bool on)
 #error "a header's words are put together and read as little-endian"
 #endif
 
-/* CRC32C of a header given as its words in memory order, hcrc's bytes 0. */
-static inline uint32_t
-hdr_crc(const uint64_t q[HDR_WORDS])
+/*
+ * CRC32C of a header's words in memory order (q: the words put together
+ * in registers, or the packet), hcrc's bytes taken as 0. hcrc is masked in
+ * its loaded word rather than zeroed first, since a store of it would hold
+ * back the load of its word until the store reached the cache (a load wider
+ * than a store in flight is not forwarded from it). Each word goes from
+ * where it is to the instruction: a copy of a received header on the stack
+ * took 16 instructions of a 64-byte message's receive (callgrind, bench_ep).
+ */
+static __rte_always_inline uint32_t
+hdr_crc(const void *q)
 {
 	uint32_t crc = UINT32_MAX;
 	unsigned int i;
+	uint64_t w;
 
 	/* unrolled, the words stay in registers */
 #pragma GCC unroll 16
-	for (i = 0; i < HDR_WORDS; i++)
-		crc = dfi_crc32c_8(q[i], crc);
+	for (i = 0; i < HDR_WORDS; i++) {
+		memcpy(&w, (const uint8_t *)q + i * sizeof(w), sizeof(w));
+		if (i == HDR_HCRC_WORD)
+			w &= UINT32_MAX;
+		crc = dfi_crc32c_8(w, crc);
+	}
 	return crc;
 }
 
-/* The header's CRC is checked on its words as loaded: hcrc is left as it is
- * rather than zeroed first, since a store of it would hold back the load of
- * its word until the store reached the cache (a load wider than a store in
- * flight is not forwarded from it). Each word goes from the packet to the
- * instruction: a copy of the header on the stack first took 16 instructions
- * of a 64-byte message's receive (callgrind, bench_ep). */
 static bool
 hcrc_ok(const struct dfi_rdm_hdr *h)
 {
-	uint32_t crc = UINT32_MAX, want = 0;
-	unsigned int i;
-	uint64_t w;
-
-#pragma GCC unroll 16
-	for (i = 0; i < HDR_WORDS; i++) {
-		memcpy(&w, (const uint8_t *)h + i * sizeof(w), sizeof(w));
-		if (i == HDR_HCRC_WORD) {
-			want = rte_be_to_cpu_32((rte_be32_t)(w >> 32));
-			w &= UINT32_MAX;
-		}
-		crc = dfi_crc32c_8(w, crc);
-	}
-	return crc == want;
+	return hdr_crc(h) == rte_be_to_cpu_32(h->hcrc);
 }
 
 /* The payload's CRC, when the packet carries one and it was not checked yet. */
