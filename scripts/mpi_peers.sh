@@ -6,9 +6,13 @@
 # run: test/mpi_latency.c (osu_latency's ping-pong, 8 B to 4 MiB) with two
 # ranks, over the OFI MTL on dpdk (a memif pair, one rank on each end), on
 # Debian's tcp provider (OFI MTL, loopback) and on Open MPI's own TCP
-# transport (ob1, btl tcp). They take turns in rounds (this VM changes speed
-# every few minutes); the table gives each one's median one-way time over the
-# rounds and its ratio to dpdk's, taken round by round (median, range).
+# transport (ob1, btl tcp). They take turns in rounds, each peer's launch
+# right next to a dpdk launch of its own (before it in one round, after it in
+# the next), and each peer's ratio is taken against that launch: this VM's
+# regimes last seconds, about a launch's time, and a 4 MiB ping-pong of
+# either provider runs several times slower in one than in the other. The
+# table gives each one's median one-way time over its launches and its ratio
+# to dpdk's (median, range).
 #
 # usage: mpi_peers.sh [-R rounds] [-m max size]
 
@@ -37,9 +41,10 @@ ofi=(--mca pml cm --mca mtl ofi)
 names=(dpdk tcp ob1-tcp)
 status=0
 
-# one INDEX ROUND: a launch, rank 0's lines in $tmp/INDEX.ROUND
+# one INDEX ROUND [PAIR]: a launch, rank 0's lines in $tmp/INDEX[-PAIR].ROUND
+# (dpdk's PAIR: the index of the peer it runs next to)
 one() {
-	local out=$tmp/$1.$2
+	local out=$tmp/$1${3:+-$3}.$2
 	case ${names[$1]} in
 	dpdk)
 		"${mpi[@]}" "${ofi[@]}" --mca mtl_ofi_provider_include dpdk \
@@ -60,8 +65,14 @@ one() {
 }
 
 for ((r = 1; r <= rounds; r++)); do
-	for ((p = 0; p < ${#names[@]}; p++)); do
-		one "$p" "$r"
+	for ((p = 1; p < ${#names[@]}; p++)); do
+		if (((r + p) % 2 == 0)); then
+			one 0 "$r" "$p"
+			one "$p" "$r"
+		else
+			one "$p" "$r"
+			one 0 "$r" "$p"
+		fi
 	done
 done
 
@@ -71,17 +82,22 @@ tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def figs(p, r):
     out = {}
     try:
-        for line in open("%s/%d.%d" % (tmp, p, r)):
+        for line in open("%s/%s.%d" % (tmp, p, r)):
             f = line.split()
             if len(f) == 2 and f[0].isdigit():
                 out[int(f[0])] = float(f[1])
     except OSError:
         pass
     return out
-runs = [[figs(p, r) for r in range(1, rounds + 1)] for p in range(len(names))]
+rnds = range(1, rounds + 1)
+# dpdk's launches next to each peer's (pairs[p]), and all of them (runs[0])
+pairs = [None] + [[figs("0-%d" % p, r) for r in rnds] for p in range(1, len(names))]
+runs = [[x for pair in pairs[1:] for x in pair]] + \
+    [[figs(p, r) for r in rnds] for p in range(1, len(names))]
 sizes = sorted(set().union(*[set(x) for x in runs[0]]))
 print("Open MPI 4.1 ping-pong (test/mpi_latency.c), np 2, %d rounds: one-way usec, median of "
-      "the rounds; vs dpdk: the round's ratio, median (range); above 1: slower than dpdk" % rounds)
+      "the launches; vs dpdk: the ratio to the dpdk launch next to it, median (range); above "
+      "1: slower than dpdk" % rounds)
 print("%9s" % "bytes" + "".join("%10s" % n for n in names) +
       "".join("%22s" % ("%s/dpdk" % n) for n in names[1:]))
 for s in sizes:
@@ -90,7 +106,7 @@ for s in sizes:
         v = [x[s] for x in runs[p] if s in x]
         row += "%10.2f" % statistics.median(v) if v else "%10s" % "-"
     for p in range(1, len(names)):
-        q = [a[s] / b[s] for a, b in zip(runs[p], runs[0]) if s in a and s in b]
+        q = [a[s] / b[s] for a, b in zip(runs[p], pairs[p]) if s in a and s in b]
         row += "%22s" % ("%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))
                          if q else "-")
     print(row)

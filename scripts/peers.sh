@@ -6,9 +6,13 @@
 # fi_pingpong -e rdm -m tagged for dpdk (two processes joined by memif) and
 # for shm, tcp and udp;ofi_rxd on loopback, each side pinned to a core of its
 # own as the dpdk sides are. The providers take turns size by size, in
-# rounds (this VM changes speed every few minutes); the table gives each
-# one's median usec/xfer over the rounds and its ratio to dpdk's, taken
-# round by round (median, range).
+# rounds; within a round each peer runs right next to a dpdk run of its own,
+# before it in one round and after it in the next, and its ratio is taken
+# against that run: this VM's regimes last seconds (1 MiB ping-pongs of
+# either provider 4-7 times slower in one than in the other), less than a
+# round of all the providers takes, so a ratio against the round's one dpdk
+# run could compare two regimes. The table gives each one's median
+# usec/xfer over its runs and its ratio to dpdk's (median, range).
 #
 # usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [provider ...]
 #   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m);
@@ -60,6 +64,7 @@ core_s=0 core_c=1
 [ "$(nproc)" -lt 2 ] && core_c=0
 status=0
 # one PROVIDER BYTES ROUND INDEX: a pair, the client's output in $tmp/INDEX.BYTES.ROUND.c
+# (dpdk's INDEX: 0 and the index of the peer it runs next to)
 one() {
 	local prov=$1 size=$2 round=$3 idx=$4 port
 	# a port that a pair of the same run left in TIME_WAIT would fail its bind
@@ -89,8 +94,15 @@ for s in "${size_list[@]}"; do
 done
 for ((r = 1; r <= rounds; r++)); do
 	for b in "${byte_list[@]}"; do
-		for ((p = 0; p < ${#provs[@]}; p++)); do
-			one "${provs[p]}" "$b" "$r" "$p"
+		[ ${#provs[@]} -eq 1 ] && one dpdk "$b" "$r" 0-0
+		for ((p = 1; p < ${#provs[@]}; p++)); do
+			if (((r + p) % 2 == 0)); then
+				one dpdk "$b" "$r" "0-$p"
+				one "${provs[p]}" "$b" "$r" "$p"
+			else
+				one "${provs[p]}" "$b" "$r" "$p"
+				one dpdk "$b" "$r" "0-$p"
+			fi
 		done
 	done
 done
@@ -102,7 +114,7 @@ sizes = [int(b) for b in sys.argv[4].split(",")]
 def fig(p, size, rnd):
     # the client's line: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
     try:
-        for line in open("%s/%d.%d.%d.c" % (tmp, p, size, rnd)):
+        for line in open("%s/%s.%d.%d.c" % (tmp, p, size, rnd)):
             f = line.split()
             if len(f) == 8 and f[2].startswith("="):
                 return float(f[6]), float(f[5])
@@ -111,13 +123,16 @@ def fig(p, size, rnd):
     return None
 rows = []
 print("Debian's fi_pingpong -e rdm -m tagged, dpdk over memif, the others on loopback, %d "
-      "rounds; usec/xfer (one way: half a round trip), median of the rounds; vs dpdk: the "
-      "round's ratio, median (range); above 1: slower than dpdk" % rounds)
+      "rounds; usec/xfer (one way: half a round trip), median of the runs; vs dpdk: the "
+      "ratio to the dpdk run next to it, median (range); above 1: slower than dpdk" % rounds)
 print("%-12s %9s %10s %10s %20s" % ("provider", "bytes", "usec/xfer", "MB/s", "vs dpdk"))
+rnds = range(1, rounds + 1)
 for size in sizes:
-    base = [fig(0, size, r) for r in range(1, rounds + 1)]
     for p, name in enumerate(provs):
-        runs = [fig(p, size, r) for r in range(1, rounds + 1)]
+        # dpdk: every run of it, next to whichever peer
+        runs = [fig("0-%d" % q, size, r) for q in range(len(provs)) for r in rnds] if p == 0 \
+            else [fig(p, size, r) for r in rnds]
+        base = [fig("0-%d" % p, size, r) for r in rnds]
         ok = [x for x in runs if x is not None]
         if not ok:
             print("%-12s %9d %10s %10s %20s" % (name, size, "failed", "-", "-"))
