@@ -17,6 +17,9 @@
 # usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [provider ...]
 #   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m);
 #   providers: default dpdk shm tcp "udp;ofi_rxd" (dpdk always first);
+#   dpdk-hugepages: dpdk with 2 MB hugepages (reserved for the run where
+#   none are free, as root) and the memory arguments the provider's
+#   defaults choose then (--in-memory), against dpdk's --no-huge runs
 #   -j writes the medians as JSON, for scripts/plot.py
 
 set -u
@@ -44,6 +47,10 @@ done
 command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
 [ -e "$FI_PROVIDER_PATH/libdpdk-fi.so" ] || { echo "build first: no libdpdk-fi.so in $FI_PROVIDER_PATH" >&2; exit 1; }
+for p in "${provs[@]}"; do
+	# two processes took 40 of them in this VM
+	[ "$p" = dpdk-hugepages ] && { wire_hugepages 128 || exit 1; }
+done
 wire_setup memif || exit 1
 wire_mktemp || exit 1
 tmp=$WIRE_TMP
@@ -69,9 +76,11 @@ one() {
 	local prov=$1 size=$2 round=$3 idx=$4 port
 	# a port that a pair of the same run left in TIME_WAIT would fail its bind
 	port=$(wire_free_port $((47800 + RANDOM % 100)))
-	local args=(-p "$prov" -e rdm -m tagged -S "$size" -I "$(iters_for "$size")")
+	local args=(-p "${prov%-hugepages}" -e rdm -m tagged -S "$size" -I "$(iters_for "$size")")
 	local out=$tmp/$idx.$size.$round
-	if [ "$prov" = dpdk ]; then
+	local WIRE_EAL_COMMON=$WIRE_EAL_COMMON
+	[ "$prov" = dpdk-hugepages ] && WIRE_EAL_COMMON=$WIRE_HUGE_EAL
+	if [ "${prov%-hugepages}" = dpdk ]; then
 		WIRE_LISTEN_PORT=$port wire_pair 120 "$out.s" "$out.c" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong "${args[@]}" \
@@ -125,7 +134,7 @@ rows = []
 print("Debian's fi_pingpong -e rdm -m tagged, dpdk over memif, the others on loopback, %d "
       "rounds; usec/xfer (one way: half a round trip), median of the runs; vs dpdk: the "
       "ratio to the dpdk run next to it, median (range); above 1: slower than dpdk" % rounds)
-print("%-12s %9s %10s %10s %20s" % ("provider", "bytes", "usec/xfer", "MB/s", "vs dpdk"))
+print("%-15s %9s %10s %10s %20s" % ("provider", "bytes", "usec/xfer", "MB/s", "vs dpdk"))
 rnds = range(1, rounds + 1)
 for size in sizes:
     for p, name in enumerate(provs):
@@ -135,14 +144,14 @@ for size in sizes:
         base = [fig("0-%d" % p, size, r) for r in rnds]
         ok = [x for x in runs if x is not None]
         if not ok:
-            print("%-12s %9d %10s %10s %20s" % (name, size, "failed", "-", "-"))
+            print("%-15s %9d %10s %10s %20s" % (name, size, "failed", "-", "-"))
             continue
         us = statistics.median(x[0] for x in ok)
         mbs = statistics.median(x[1] for x in ok)
         ratios = [a[0] / b[0] for a, b in zip(runs, base) if a is not None and b is not None]
         vs = "%.2fx (%.2f-%.2f)" % (statistics.median(ratios), min(ratios), max(ratios)) \
             if ratios and p else "-"
-        print("%-12s %9d %10.2f %10.1f %20s" % (name, size, us, mbs, vs))
+        print("%-15s %9d %10.2f %10.1f %20s" % (name, size, us, mbs, vs))
         rows.append({"provider": name, "size": size, "usec_xfer": us, "mbyte_s": mbs,
                      "vs_dpdk": statistics.median(ratios) if ratios else None})
 if out:

@@ -25,7 +25,7 @@ GAP = 110
 COLOURS = {
     "raw": "#444444", "dgram": "#1f77b4", "rdm": "#d62728", "write": "#ff7f0e",
     "read": "#9467bd", "dpdk": "#d62728", "shm": "#2ca02c", "tcp": "#8c564b",
-    "udp;ofi_rxd": "#17becf",
+    "udp;ofi_rxd": "#17becf", "dpdk-hugepages": "#e377c2",
 }
 
 

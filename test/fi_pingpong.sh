@@ -5,9 +5,13 @@
 # Debian's fi_pingpong (libfabric-bin), unmodified, with -p dpdk: server and
 # client on the two ends of a wire, their control connection over TCP, every
 # size with data integrity checks (-c). The provider starts the EAL from
-# FI_DPDK_EAL_ARGS, as for any libfabric application.
+# FI_DPDK_EAL_ARGS, as for any libfabric application. With "hugepages" the
+# two processes take 2 MB hugepages (reserved for the test when none are
+# free) with the memory arguments the provider's defaults choose then
+# (--in-memory): their mbufs and rings sit in other memory, at IOVAs of
+# another kind, than the --no-huge runs'.
 #
-# usage: fi_pingpong.sh <directory of libdpdk-fi.so> <ep type> <wire> [transmit mode]
+# usage: fi_pingpong.sh <directory of libdpdk-fi.so> <ep type> <wire> [transmit mode [hugepages]]
 
 set -u
 here=$(dirname "$0")
@@ -18,6 +22,7 @@ export FI_PROVIDER_PATH=$1
 ep=$2
 wire=$3
 mode=${4:-msg}
+memory=${5:-}
 wire_mktemp || exit 1
 tmp=$WIRE_TMP
 
@@ -25,6 +30,12 @@ command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-b
 if ! wire_available "$wire"; then
 	echo "$wire wire unavailable (needs root and ip netns)"
 	exit 77
+fi
+if [ "$memory" = hugepages ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "hugepages: needs root to reserve them"; exit 77; }
+	# each side's EAL and the provider's pools took 20 pages in this VM
+	wire_hugepages 128 || exit 1
+	WIRE_EAL_COMMON=$WIRE_HUGE_EAL
 fi
 wire_setup "$wire" || exit 1
 host=127.0.0.1
@@ -48,7 +59,7 @@ echo "# client:"
 echo "$c"
 echo "# server (exit status of the pair: $rc):"
 echo "$s"
-check "fi_pingpong -e $ep -m $mode over $wire: both sides exit 0" test "$rc" -eq 0
+check "fi_pingpong -e $ep -m $mode over $wire${memory:+ ($memory)}: both sides exit 0" test "$rc" -eq 0
 # every size sent and acknowledged: "<size> N =N ..." up to the largest
 check "the client reports every size" contains "$c" "^1k +$iters +=$iters "
 check "the server reports every size" contains "$s" "^1k +$iters +=$iters "

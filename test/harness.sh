@@ -23,6 +23,8 @@
 #                                    # provider's path, $tmp (all undone on exit)
 #   wire_mktemp                      # a directory removed on exit
 #   wire_on_exit 'COMMAND'           # one more thing to undo on exit
+#   wire_hugepages N                 # N free 2 MB hugepages (root), the
+#                                    # reservation undone on exit
 #
 # Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP; its
 # interfaces' MTUs, when set: WIRE_VETH_MTU_SERVER, WIRE_VETH_MTU_CLIENT;
@@ -207,6 +209,27 @@ wire_setup() {
 		echo "harness: unknown wire $WIRE" >&2
 		return 1 ;;
 	esac
+}
+
+# wire_hugepages N: at least N default-size hugepages free, reserving what
+# lacks (root); on exit the pool goes back to the size it had. Pages DPDK
+# still holds then are freed when it lets them go (the kernel's surplus).
+# @return 1, saying why, when the kernel does not give them.
+WIRE_HUGE_EAL="--in-memory --no-pci --no-telemetry --log-level=notice"
+wire_hugepages() {
+	local want=$1 pool=/proc/sys/vm/nr_hugepages before free
+	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+	[ "${free:-0}" -ge "$want" ] && return 0
+	before=$(cat "$pool") || return 1
+	if ! echo $((before + want - free)) >"$pool" 2>/dev/null; then
+		echo "harness: cannot reserve hugepages (root only)" >&2
+		return 1
+	fi
+	wire_on_exit "echo $before >$pool"
+	free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+	[ "$free" -ge "$want" ] && return 0
+	echo "harness: asked for $want free hugepages, the kernel gave $free" >&2
+	return 1
 }
 
 # wire_eal server|client: EAL arguments, one core per side

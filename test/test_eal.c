@@ -8,7 +8,9 @@
  *
  *   default    FI_DPDK_EAL_ARGS unset: the built-in arguments work on this
  *              machine (falling back to --no-huge without free hugepages),
- *              leave the caller's CPU affinity alone, and start the EAL once.
+ *              leave the caller's CPU affinity alone, and start the EAL once;
+ *              with DFI_TEST_EXPECT_HUGEPAGES set (eal_hugepages.sh, which
+ *              reserves some), the EAL must have taken hugepages.
  *   bad        arguments DPDK rejects give no entries, no crash, no retry.
  *   help       the arguments that make DPDK print and exit() (-h in a short
  *              option cluster, --help and its abbreviations, --log-level=help)
@@ -108,6 +110,10 @@ test_default_args(void)
 	CU_ASSERT(lcores > 0);
 	CU_ASSERT(rte_eal_iova_mode() != RTE_IOVA_DC);
 	CU_ASSERT_EQUAL(rte_eal_has_hugepages(), machine_has_free_hugepages() ? 1 : 0);
+	/* eal_hugepages.sh reserved them: the check above took the
+	 * hugepage branch, not the fallback */
+	if (getenv("DFI_TEST_EXPECT_HUGEPAGES") != NULL)
+		CU_ASSERT_EQUAL(rte_eal_has_hugepages(), 1);
 	CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(after), &after), 0);
 	CU_ASSERT(CPU_EQUAL(&before, &after));
 	/* a second call reuses it */
