@@ -9,9 +9,10 @@
 # rate of raw frames, posted one at a time, then batched with FI_MORE and
 # large ones in turns with raw frames inside one pair of processes; then
 # Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
-# udp;ofi_rxd, and against itself on 2 MB hugepages, all measured in the same
-# run; RDM streams over veth with interfaces of 1500 and of 9000 bytes; Open
-# MPI's ping-pong; and a picture of it all (build/main/latency-bandwidth.svg).
+# udp;ofi_rxd, and against itself on 2 MB hugepages, then against tcp at every
+# size of fi_pingpong -S all, all measured in the same run; RDM streams over
+# veth with interfaces of 1500 and of 9000 bytes; Open MPI's ping-pong; and a
+# picture of it all (build/main/latency-bandwidth.svg).
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -63,6 +64,10 @@ echo "== Debian's fi_pingpong: dpdk against shm, tcp and udp;ofi_rxd, and dpdk o
 echo "   hugepages (reserved for the run where none are free) against its --no-huge runs"
 "$top/scripts/peers.sh" -S 64,1k,4k,64k,1m -j "$out/peers.json" shm tcp "udp;ofi_rxd" \
 	dpdk-hugepages
+echo
+echo "== Debian's fi_pingpong -S all (every size it knows, 0 B to 6 MiB): dpdk against tcp,"
+echo "   each provider's sizes in one run, each tcp run paired with a dpdk run"
+"$top/scripts/peers.sh" -S all -R 3 tcp
 echo
 echo "== the kernel's path: RDM over veth (af_packet) with 1500- and 9000-byte interfaces"
 "$top/scripts/jumbo.sh" -S 8192,65536 || echo "(not run: exit $?)"

@@ -15,7 +15,9 @@
 # usec/xfer over its runs and its ratio to dpdk's (median, range).
 #
 # usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [provider ...]
-#   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m);
+#   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m), or
+#   "all": fi_pingpong -S all (0 B to 6 MiB, 46 sizes), each provider's
+#   sizes in one run of ALL_ITERS (200) transfers a size;
 #   providers: default dpdk shm tcp "udp;ofi_rxd" (dpdk always first);
 #   dpdk-hugepages: dpdk with 2 MB hugepages (reserved for the run where
 #   none are free, as root) and the memory arguments the provider's
@@ -61,6 +63,7 @@ tmp=$WIRE_TMP
 # memif, which 574 iterations of 64 KiB spread as 1.3 us per transfer; 5740
 # make it 0.13 us, for every provider alike
 iters_for() {
+	[ "$1" = all ] && { echo "${ALL_ITERS:-200}"; return; }
 	local b=$1 n=$((40000000 / ($1 + 4096) * 10))
 	[ "$b" -le 4096 ] && n=20000
 	[ "$n" -lt 200 ] && n=200
@@ -99,7 +102,11 @@ one() {
 IFS=, read -r -a size_list <<<"$sizes"
 byte_list=()
 for s in "${size_list[@]}"; do
-	byte_list+=("$(wire_bytes "$s")")
+	if [ "$s" = all ]; then
+		byte_list+=(all)
+	else
+		byte_list+=("$(wire_bytes "$s")")
+	fi
 done
 for ((r = 1; r <= rounds; r++)); do
 	for b in "${byte_list[@]}"; do
@@ -119,17 +126,29 @@ done
 python3 - "$tmp" "$rounds" "$json" "$(IFS=,; echo "${byte_list[*]}")" "${provs[@]}" <<'PY'
 import json, statistics, sys
 tmp, rounds, out, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
-sizes = [int(b) for b in sys.argv[4].split(",")]
-def fig(p, size, rnd):
-    # the client's line: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
+UNIT = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+def nbytes(label):
+    # fi_pingpong's size column: 64, 1.5k, 6m
+    return int(float(label.rstrip("kmg")) * UNIT.get(label[-1], 1))
+def lines(p, run, rnd):
+    # the client's lines: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
+    got = {}
     try:
-        for line in open("%s/%s.%d.%d.c" % (tmp, p, size, rnd)):
+        for line in open("%s/%s.%s.%d.c" % (tmp, p, run, rnd)):
             f = line.split()
             if len(f) == 8 and f[2].startswith("="):
-                return float(f[6]), float(f[5])
+                got[nbytes(f[0])] = float(f[6]), float(f[5])
     except OSError:
         pass
-    return None
+    return got
+asked = sys.argv[4].split(",")
+# "all": one run per provider for every size, read size by size
+sizes = [int(b) for b in asked if b != "all"]
+if "all" in asked:
+    sizes += sorted(set().union(*(lines("0-%d" % q, "all", r).keys() for q in
+                                  range(len(provs)) for r in range(1, rounds + 1))))
+def fig(p, size, rnd):
+    return lines(p, "all" if "all" in asked else size, rnd).get(size)
 rows = []
 print("Debian's fi_pingpong -e rdm -m tagged, dpdk over memif, the others on loopback, %d "
       "rounds; usec/xfer (one way: half a round trip), median of the runs; vs dpdk: the "
@@ -154,6 +173,15 @@ for size in sizes:
         print("%-15s %9d %10.2f %10.1f %20s" % (name, size, us, mbs, vs))
         rows.append({"provider": name, "size": size, "usec_xfer": us, "mbyte_s": mbs,
                      "vs_dpdk": statistics.median(ratios) if ratios else None})
+for name in provs[1:]:
+    vs = [x["vs_dpdk"] for x in rows if x["provider"] == name and x["vs_dpdk"] is not None]
+    print("%s: dpdk faster at %d of %d sizes (median ratio above 1)%s"
+          % (name, sum(v > 1 for v in vs), len(vs),
+             ", slower or even at %s" % ", ".join(str(x["size"]) for x in rows
+                                                   if x["provider"] == name and
+                                                   x["vs_dpdk"] is not None and
+                                                   x["vs_dpdk"] <= 1)
+             if any(v <= 1 for v in vs) else ""))
 if out:
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
