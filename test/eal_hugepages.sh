@@ -16,7 +16,7 @@ here=$(dirname "$0")
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to reserve hugepages"; exit 77; }
 wire_hugepages 64 || exit 1
-out=$(DFI_TEST_EXPECT_HUGEPAGES=1 timeout 60 "$1" default 2>&1)
+out=$(FI_LOG_LEVEL=warn DFI_TEST_EXPECT_HUGEPAGES=1 timeout 60 "$1" default 2>&1)
 rc=$?
 echo "$out"
 check "test_eal default with free hugepages passes" test "$rc" -eq 0

@@ -23,6 +23,9 @@
  *              and get no dpdk entry until FI_DPDK_EAL_ARGS is set (issue 16).
  *   app-eal    an application that started the EAL gets dpdk entries
  *              without naming the provider.
+ *   lcores     lcores chosen in FI_DPDK_EAL_ARGS (-l, -c, --lcores) keep the
+ *              calling thread pinned where DPDK put it; other arguments
+ *              give it back the CPUs it had.
  *
  * bad, help, lookalike and quote run each command line in a child process,
  * waited for with a time limit, with its standard output and error in files:
@@ -129,6 +132,8 @@ enum child_expect {
 	EXPECT_REFUSED,		/* no entries, EAL not started, the provider's line */
 	EXPECT_FAILED,		/* no entries, EAL failed, the provider's line */
 	EXPECT_ENTRIES,		/* entries */
+	EXPECT_PINNED,		/* entries, the thread pinned to the last CPU it had */
+	EXPECT_FLOATING,	/* entries, the thread's CPUs as before */
 };
 
 /* Child failures, as exit statuses. */
@@ -139,6 +144,7 @@ enum child_fault {
 	FAULT_EAL_STATE,
 	FAULT_STDOUT,
 	FAULT_STDERR,
+	FAULT_AFFINITY,
 };
 
 static bool
@@ -154,22 +160,53 @@ file_has(FILE *f, const char *needle)
 	return needle != NULL ? strstr(buf, needle) != NULL : n > 0;
 }
 
+/* The highest CPU of set, or -1. */
+static int
+last_cpu(const cpu_set_t *set)
+{
+	int cpu;
+
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, set); cpu--)
+		;
+	return cpu;
+}
+
+/* After the EAL started: whether the thread's CPUs are what expect says. */
+static bool
+affinity_as_expected(enum child_expect expect, const cpu_set_t *before)
+{
+	cpu_set_t now, want;
+
+	if (sched_getaffinity(0, sizeof(now), &now) != 0)
+		return false;
+	if (expect == EXPECT_FLOATING)
+		return CPU_EQUAL(&now, before);
+	CPU_ZERO(&want);
+	CPU_SET(last_cpu(before), &want);
+	return CPU_EQUAL(&now, &want);
+}
+
 /* In the child: standard output and error go to files; returns an exit status. */
 static int
 child_case(const char *args, enum child_expect expect)
 {
 	struct fi_info *info = NULL;
 	FILE *out = tmpfile(), *err = tmpfile();
+	cpu_set_t before;
 	int ret;
 
 	if (out == NULL || err == NULL || dup2(fileno(out), STDOUT_FILENO) < 0 ||
-	    dup2(fileno(err), STDERR_FILENO) < 0)
+	    dup2(fileno(err), STDERR_FILENO) < 0 ||
+	    sched_getaffinity(0, sizeof(before), &before) != 0)
 		return FAULT_SETUP;
 	test_env_setup(args);
 	ret = getinfo_plain(&info);
-	if (expect == EXPECT_ENTRIES) {
+	if (expect == EXPECT_ENTRIES || expect == EXPECT_PINNED || expect == EXPECT_FLOATING) {
 		ret = ret == 0 && test_info_count(info) > 0 ? CHILD_OK : FAULT_ANSWER;
 		fi_freeinfo(info);
+		if (ret == CHILD_OK && expect != EXPECT_ENTRIES &&
+		    !affinity_as_expected(expect, &before))
+			ret = FAULT_AFFINITY;
 		return ret;
 	}
 	if (ret != -FI_ENODATA || info != NULL)
@@ -418,6 +455,36 @@ test_app_eal(void)
 	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 3);
 }
 
+/*
+ * FI_DPDK_EAL_ARGS that choose the lcores (-l, -c, --lcores) ask for DPDK's
+ * pinning of the calling thread, which is kept; other arguments leave the
+ * thread on the CPUs it had. The pinned cases use the last CPU the test
+ * may run on (on a one-CPU machine both expectations are the same).
+ */
+static void
+test_lcores_pin(void)
+{
+	char l[256], lcores[256], c[256];
+	const char *pinned[] = { l, lcores, c };
+	static const char *const floating[] = {
+		TEST_EAL_BASE " --vdev=net_null0",
+		/* an argument that looks like -l */
+		TEST_EAL_BASE " --vdev=net_null0 --file-prefix -l",
+	};
+	cpu_set_t set;
+	int cpu;
+
+	CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
+	cpu = last_cpu(&set);
+	CU_ASSERT_FATAL(cpu >= 0 && cpu < 64);
+	snprintf(l, sizeof(l), TEST_EAL_BASE " --vdev=net_null0 -l %d", cpu);
+	snprintf(lcores, sizeof(lcores), TEST_EAL_BASE " --vdev=net_null0 --lcores=0@%d", cpu);
+	snprintf(c, sizeof(c), TEST_EAL_BASE " --vdev=net_null0 -c 0x%llx", 1ULL << cpu);
+	RUN_CASES(pinned, EXPECT_PINNED);
+	RUN_CASES(floating, EXPECT_FLOATING);
+	rmdir("/var/run/dpdk/-l");
+}
+
 static CU_TestInfo all_tests[] = {
 	{ "default arguments", test_default_args },
 	{ "arguments DPDK rejects", test_bad_args },
@@ -428,6 +495,7 @@ static CU_TestInfo all_tests[] = {
 	{ "concurrent first calls", test_concurrent_start },
 	{ "no EAL for hints that name no provider", test_unasked },
 	{ "an application's EAL is a request", test_app_eal },
+	{ "lcores chosen in FI_DPDK_EAL_ARGS pin the caller", test_lcores_pin },
 };
 
 /* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
@@ -445,6 +513,7 @@ static const struct {
 	{ "threads", 6, 1, TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1" },
 	{ "unasked", 7, 1, NULL },
 	{ "app-eal", 8, 1, NULL },
+	{ "lcores", 9, 1, NULL },
 };
 
 int
@@ -463,7 +532,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 2 || i == RTE_DIM(modes)) {
 		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads|unasked|"
-			"app-eal\n", argv[0]);
+			"app-eal|lcores\n", argv[0]);
 		return 1;
 	}
 	/* at most two tests a mode: tests[2] stays the terminator */

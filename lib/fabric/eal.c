@@ -253,18 +253,22 @@ eal_long_lookup(const char *name, size_t len)
 }
 
 /*
- * The word of argv that makes DPDK exit(), or NULL: -h in a cluster of short
- * options (-vh), --help or an abbreviation of it (--he), and --log-level=help
- * or --log-level help (abbreviated too). Option arguments ("-l 0-1", "-m256",
- * "--vdev -h") are skipped as getopt skips them, operands are stepped over
- * as getopt permutes them, and the words after "--" are not options. The
- * scan goes on past unknown options: DPDK rejects the line at the first one,
- * except that the rest of a short option cluster its log pass stopped in is
- * read by its second pass ("-xh" exits). Refusing a line DPDK would reject
- * anyway costs nothing.
+ * An option of an EAL command line as getopt_long() would read it: a short
+ * one (opt NULL) or a long one, and its argument (NULL when it takes none,
+ * or, for a long one, when none was given after '=').
+ */
+typedef bool (*eal_opt_fn)(char short_opt, const struct eal_long_opt *opt, const char *value);
+
+/*
+ * The word of argv holding the first option that fn picks, or NULL. Option
+ * arguments ("-l 0-1", "-m256", "--vdev -h") are skipped as getopt skips
+ * them, operands are stepped over as getopt permutes them, and the words
+ * after "--" are not options. The scan goes on past unknown options: DPDK
+ * rejects the line at the first one, except that the rest of a short option
+ * cluster its log pass stopped in is read by its second pass ("-xh" exits).
  */
 static const char *
-eal_exit_word(char **argv, int argc)
+eal_find_option(char **argv, int argc, eal_opt_fn fn)
 {
 	const struct eal_long_opt *opt;
 	const char *word, *eq, *value, *p;
@@ -279,13 +283,16 @@ eal_exit_word(char **argv, int argc)
 			continue;	/* an operand: getopt permutes past it */
 		if (word[1] != '-') {
 			for (p = word + 1; *p != '\0'; p++) {
-				if (*p == 'h')
-					return word;
-				if (strchr(EAL_SHORT_WITH_ARG, *p) != NULL) {
-					if (p[1] == '\0')
-						i++;	/* the next word is its argument */
-					break;
+				if (strchr(EAL_SHORT_WITH_ARG, *p) == NULL) {
+					if (fn(*p, NULL, NULL))
+						return word;
+					continue;
 				}
+				/* the rest of the word, or the next one, is its argument */
+				value = p[1] != '\0' ? p + 1 : i + 1 < argc ? argv[++i] : "";
+				if (fn(*p, NULL, value))
+					return word;
+				break;
 			}
 			continue;
 		}
@@ -294,15 +301,38 @@ eal_exit_word(char **argv, int argc)
 		opt = eal_long_lookup(word + 2, len);
 		if (opt == NULL)
 			continue;
-		if (strcmp(opt->name, "help") == 0 && eq == NULL)
-			return word;
-		if (opt->has_arg != required_argument)
-			continue;
-		value = eq != NULL ? eq + 1 : i + 1 < argc ? argv[++i] : "";
-		if (strcmp(opt->name, "log-level") == 0 && strcmp(value, "help") == 0)
+		if (opt->has_arg == required_argument)
+			value = eq != NULL ? eq + 1 : i + 1 < argc ? argv[++i] : "";
+		else
+			value = eq != NULL ? eq + 1 : NULL;
+		if (fn('\0', opt, value))
 			return word;
 	}
 	return NULL;
+}
+
+/* Those that make DPDK print and exit(): -h in a cluster of short options
+ * (-vh), --help or an abbreviation of it (--he), and --log-level=help or
+ * --log-level help (abbreviated too). Refusing a line DPDK would reject
+ * anyway costs nothing. */
+static bool
+eal_opt_exits(char short_opt, const struct eal_long_opt *opt, const char *value)
+{
+	if (opt == NULL)
+		return short_opt == 'h';
+	if (strcmp(opt->name, "help") == 0)
+		return value == NULL;
+	return strcmp(opt->name, "log-level") == 0 && strcmp(value, "help") == 0;
+}
+
+/* Those that choose the lcores, and with them the CPU the calling thread is
+ * pinned to: -l, -c, --lcores. */
+static bool
+eal_opt_lcores(char short_opt, const struct eal_long_opt *opt, const char *value __rte_unused)
+{
+	if (opt == NULL)
+		return short_opt == 'l' || short_opt == 'c';
+	return strcmp(opt->name, "lcores") == 0;
 }
 
 /*
@@ -374,7 +404,7 @@ eal_start(void)
 	cpu_set_t cpus;
 	int argc, ret, saved_optind, saved_opterr, saved_optopt, saved_stdout;
 	char *saved_optarg;
-	bool have_cpus;
+	bool have_cpus, pinned;
 
 	have_cpus = pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) == 0;
 	user_args = dfi_param_str(DFI_PARAM_EAL_ARGS);
@@ -406,13 +436,14 @@ eal_start(void)
 		return ret;
 	}
 	argc = ret + 1;
-	exit_word = eal_exit_word(argv, argc);
+	exit_word = eal_find_option(argv, argc, eal_opt_exits);
 	if (exit_word != NULL) {
 		eal_report("EAL arguments '%s' refused: with '%s' DPDK prints and exits "
 			   "the process; no dpdk domain", shown, exit_word);
 		return -FI_EINVAL;
 	}
 
+	pinned = user_args != NULL && eal_find_option(argv, argc, eal_opt_lcores) != NULL;
 	ret = eal_stdout_divert(&saved_stdout);
 	if (ret != 0) {
 		eal_report("EAL not started: standard output cannot be kept clean");
@@ -434,8 +465,18 @@ eal_start(void)
 	optarg = saved_optarg;
 	eal_stdout_restore(saved_stdout);
 
-	/* rte_eal_init() pins the calling thread; it is the application's. */
-	if (have_cpus && pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
+	/*
+	 * rte_eal_init() pins the calling thread, which is the application's:
+	 * it gets back the CPUs it had, unless FI_DPDK_EAL_ARGS chose the
+	 * lcores (-l, -c, --lcores), which is asking for that pinning. Two
+	 * polling processes left to float over the same CPUs were stacked on
+	 * one of them now and then, each stalled for a scheduler slice (1-20
+	 * ms, fi_pingpong on 2 vCPUs).
+	 */
+	if (pinned)
+		DFI_INFO(FI_LOG_CORE, "FI_DPDK_EAL_ARGS chose the lcores: the calling thread "
+			 "stays on DPDK's main lcore");
+	else if (have_cpus && pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
 		DFI_WARN(FI_LOG_CORE, "cannot restore the calling thread's CPU affinity: "
 			 "it stays on DPDK's main lcore");
 

@@ -25,7 +25,9 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Arguments that make DPDK exit (-h, --help, --log-level=help) are "
 		"refused; a refused or failed start means no dpdk domain, said on "
 		"standard error. Default: the calling thread's CPUs, --in-memory, "
-		"or --no-huge -m 512 --no-shconf when no hugepage is free. Setting "
+		"or --no-huge -m 512 --no-shconf when no hugepage is free. With "
+		"-l, -c or --lcores the calling thread stays pinned to DPDK's main "
+		"lcore, else it gets back the CPUs it had. Setting "
 		"it asks for dpdk: without it, FI_PROVIDER or hints naming dpdk, "
 		"or an EAL of the application's, DPDK is not started."
 	},
