@@ -129,12 +129,14 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 python3 - "$tmp" "$rounds" "$json" "$(IFS=,; echo "${byte_list[*]}")" "${provs[@]}" <<'PY'
-import json, statistics, sys
+import functools, json, statistics, sys
 tmp, rounds, out, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
 UNIT = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 def nbytes(label):
     # fi_pingpong's size column: 64, 1.5k, 6m
     return int(float(label.rstrip("kmg")) * UNIT.get(label[-1], 1))
+# a client's file is read once, however many sizes are looked up in it
+@functools.lru_cache(maxsize=None)
 def lines(p, run, rnd):
     # the client's lines: bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec
     got = {}
@@ -148,12 +150,12 @@ def lines(p, run, rnd):
     return got
 asked = sys.argv[4].split(",")
 # "all": one run per provider for every size, read size by size
-sizes = [int(b) for b in asked if b != "all"]
-if "all" in asked:
-    sizes += sorted(set().union(*(lines("0-%d" % q, "all", r).keys() for q in
-                                  range(len(provs)) for r in range(1, rounds + 1))))
+every = "all" in asked
 def fig(p, size, rnd):
-    return lines(p, "all" if "all" in asked else size, rnd).get(size)
+    return lines(p, "all" if every else str(size), rnd).get(size)
+sizes = sorted(set().union(*(lines("0-%d" % q, "all", r).keys() for q in range(len(provs))
+                             for r in range(1, rounds + 1)))) if every else \
+    [int(b) for b in asked]
 rows = []
 print("Debian's fi_pingpong -e rdm -m tagged, dpdk over memif, the others on loopback, %d "
       "rounds; usec/xfer (one way: half a round trip), median of the runs; vs dpdk: the "
@@ -179,14 +181,11 @@ for size in sizes:
         rows.append({"provider": name, "size": size, "usec_xfer": us, "mbyte_s": mbs,
                      "vs_dpdk": statistics.median(ratios) if ratios else None})
 for name in provs[1:]:
-    vs = [x["vs_dpdk"] for x in rows if x["provider"] == name and x["vs_dpdk"] is not None]
+    mine = [x for x in rows if x["provider"] == name and x["vs_dpdk"] is not None]
+    even = [str(x["size"]) for x in mine if x["vs_dpdk"] <= 1]
     print("%s: dpdk faster at %d of %d sizes (median ratio above 1)%s"
-          % (name, sum(v > 1 for v in vs), len(vs),
-             ", slower or even at %s" % ", ".join(str(x["size"]) for x in rows
-                                                   if x["provider"] == name and
-                                                   x["vs_dpdk"] is not None and
-                                                   x["vs_dpdk"] <= 1)
-             if any(v <= 1 for v in vs) else ""))
+          % (name, len(mine) - len(even), len(mine),
+             ", slower or even at " + ", ".join(even) if even else ""))
 if out:
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
