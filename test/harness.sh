@@ -52,6 +52,8 @@ WIRE_CLIENT_IP=
 # for the ports' counters and the interrupt gate's windows at the end
 WIRE_EAL_COMMON=${WIRE_EAL_COMMON:-"--no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=notice"}
 WIRE_CLEANUPS=()
+WIRE_RUNDIR_MADE=
+[ -d /var/run/dpdk ] || WIRE_RUNDIR_MADE=1
 
 wire_on_exit() {
 	WIRE_CLEANUPS+=("$1")
@@ -116,6 +118,9 @@ wire_teardown() {
 	done
 	WIRE_NS_R=
 	rm -rf "/var/run/dpdk/dfi-$WIRE_ID-server" "/var/run/dpdk/dfi-$WIRE_ID-client"
+	# the EAL's runtime root, when its runs made it: only if empty (another
+	# DPDK program may have put its own there since)
+	[ -n "$WIRE_RUNDIR_MADE" ] && rmdir /var/run/dpdk 2>/dev/null
 	rm -f "/run/dfi-$WIRE_ID.sock" "/run/dfi-$WIRE_ID-floor.sock"
 }
 
