@@ -76,12 +76,9 @@ static void
 slot_fill_err(struct dfi_cq_slot *slot, void *context, uint64_t flags, size_t len, void *buf,
 	      uint64_t data, uint64_t tag, size_t olen, int err, fi_addr_t src)
 {
-	memset(&slot->e, 0, sizeof(slot->e));
 	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
-	slot->e.olen = olen;
-	slot->e.err = err;
-	slot->e.prov_errno = err;	/* for fi_cq_strerror() */
-	slot->is_err = 1;
+	slot->olen = olen;
+	slot->err = err;
 }
 
 void
@@ -120,9 +117,9 @@ dfi_cq_write_err_unreserved(struct dfi_cq *cq, void *context, uint64_t flags, in
 	cq->spill_tail = &s->next;
 }
 
-/* The formats are prefixes of fi_cq_err_entry: constant sizes copy inline. */
+/* The formats are prefixes of fi_cq_tagged_entry: constant sizes copy inline. */
 static inline void
-cq_entry_copy(void *out, const struct fi_cq_err_entry *e, size_t size)
+cq_entry_copy(void *out, const struct fi_cq_tagged_entry *e, size_t size)
 {
 	switch (size) {
 	case sizeof(struct fi_cq_entry):
@@ -145,7 +142,7 @@ cq_entry_copy(void *out, const struct fi_cq_err_entry *e, size_t size)
 static inline bool
 cq_err_next(const struct dfi_cq *cq)
 {
-	return cq->head != cq->tail ? cq->ring[cq->head & cq->mask].is_err != 0 :
+	return cq->head != cq->tail ? cq->ring[cq->head & cq->mask].err != 0 :
 	       cq->spill != NULL || cq->overrun;
 }
 
@@ -171,7 +168,7 @@ cq_take(struct dfi_cq *cq, void *buf, size_t count, fi_addr_t *src_addr, uint32_
 	}
 	while (n < count && cq->head != cq->tail) {
 		slot = &cq->ring[cq->head & cq->mask];
-		if (slot->is_err)
+		if (slot->err != 0)
 			break;
 		cq_entry_copy(out, &slot->e, cq->entry_size);
 		out += cq->entry_size;
@@ -211,6 +208,18 @@ cq_read(struct fid_cq *cq, void *buf, size_t count)
 	return cq_readfrom(cq, buf, count, NULL);
 }
 
+/* An error's slot as fi_cq_readerr() gives it; prov_errno for fi_cq_strerror(). */
+static void
+slot_err_entry(const struct dfi_cq_slot *slot, struct fi_cq_err_entry *e)
+{
+	RTE_BUILD_BUG_ON(offsetof(struct fi_cq_err_entry, olen) != sizeof(slot->e));
+	memset(e, 0, sizeof(*e));
+	memcpy(e, &slot->e, sizeof(slot->e));
+	e->olen = slot->olen;
+	e->err = slot->err;
+	e->prov_errno = slot->err;
+}
+
 static ssize_t
 cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 {
@@ -228,12 +237,12 @@ cq_readerr(struct fid_cq *cq_fid, struct fi_cq_err_entry *buf, uint64_t flags)
 	/* a read like the others: the error may still wait in the port */
 	held = dfi_progress_lock_run(&cq->progress, cq->guard, false);
 	slot = cq->head != cq->tail ? &cq->ring[cq->head & cq->mask] : NULL;
-	if (slot != NULL && slot->is_err) {
-		entry = slot->e;
+	if (slot != NULL && slot->err != 0) {
+		slot_err_entry(slot, &entry);
 		cq->head++;
 	} else if (slot == NULL && cq->spill != NULL) {
 		spill = cq->spill;
-		entry = spill->slot.e;
+		slot_err_entry(&spill->slot, &entry);
 		cq->spill = spill->next;
 		if (cq->spill == NULL)
 			cq->spill_tail = &cq->spill;
@@ -423,11 +432,13 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 	cq = calloc(1, sizeof(*cq));
 	if (cq == NULL)
 		return -FI_ENOMEM;
-	cq->ring = calloc(size, sizeof(*cq->ring));
-	if (cq->ring == NULL) {
+	/* a slot a line, on lines of their own */
+	RTE_BUILD_BUG_ON(sizeof(*cq->ring) != RTE_CACHE_LINE_SIZE);
+	if (posix_memalign((void **)&cq->ring, RTE_CACHE_LINE_SIZE, size * sizeof(*cq->ring))) {
 		ret = -FI_ENOMEM;
 		goto err_free;
 	}
+	memset(cq->ring, 0, size * sizeof(*cq->ring));
 	ret = dfi_domain_guard(domain, &cq->guard);
 	if (ret != 0)
 		goto err_free;

@@ -28,10 +28,20 @@ struct dfi_guard;
 struct dfi_wait;
 
 /** A completion as stored: fi_cq_err_entry begins like every CQ format. */
+/*
+ * One cache line a completion (a ring of fi_cq_err_entry's 88 bytes and the
+ * source touched two lines for most): the success formats' fields, which
+ * are prefixes of fi_cq_tagged_entry, the source, and an error's two fields
+ * of its own, its olen in the source's place (fi_cq_readerr() gives none).
+ */
 struct dfi_cq_slot {
-	struct fi_cq_err_entry e;
-	fi_addr_t src;
-	uint32_t is_err;
+	struct fi_cq_tagged_entry e;
+	union {
+		fi_addr_t src;		/* a completion's */
+		size_t olen;		/* an error's */
+	};
+	int32_t err;			/* 0, or an error's positive fabric errno */
+	uint32_t reserved;
 };
 
 /** An error of an operation that reserved no slot, kept while the ring is full. */
@@ -149,7 +159,7 @@ dfi_cq_write(struct dfi_cq *cq, void *context, uint64_t flags, size_t len, void 
 	if (unlikely(slot == NULL))
 		return;
 	dfi_cq_slot_fill(slot, context, flags, len, buf, data, tag, src);
-	slot->is_err = 0;
+	slot->err = 0;
 	cq->tail++;
 }
 
