@@ -7,7 +7,7 @@
  * state"): FI_EP_RDM operations are accepted and held, retried as the link
  * allows, and either complete once it is up or fail, each with an error
  * completion, when FI_DPDK_RDM_TIMEOUT_MS has passed; an FI_EP_DGRAM send
- * is refused at once with -FI_ENETDOWN. Seven memif ports in one process:
+ * is refused at once with -FI_ENETDOWN. Nine memif ports in one process:
  *   - net_memif2 is a client whose server never exists: its endpoint still
  *     enables, and every kind of operation posted on it, injects included,
  *     ends in an FI_ENETDOWN error completion within the deadline, neither
@@ -21,7 +21,11 @@
  *     starts net_memif3, the client port connects again and every message
  *     arrives, in order and bit-exact, and no send fails;
  *   - net_memif6, refused so by net_memif5, whose port starts right after,
- *     connects again within its restarts' back-off, not a second later.
+ *     connects again within its restarts' back-off, not a second later;
+ *   - net_memif8, a client of net_memif7, that pair's alone: once the link
+ *     is up, every page of memif's shared region (rings and buffers) is
+ *     mapped at both ends, so that no frame size takes a page fault the
+ *     first time it reaches further into a slot.
  *
  * "test_link watchdog" runs alone, with faults on every port: an
  * application that injects messages and then stops calling into libfabric
@@ -726,6 +730,74 @@ test_no_watchdog_lock_free(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
+#define MAPS_MAX	16
+
+/* The memif regions' mappings in /proc/self/smaps: their inodes, kB and
+ * resident kB, up to MAPS_MAX of them. @return how many. */
+static int
+memif_regions(unsigned long *ino, unsigned long *kb, unsigned long *rss)
+{
+	char line[4352], perms[5], dev[16];
+	unsigned long lo, hi, off, v;
+	int nb = 0, in = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %4s %lx %15s %lu", &lo, &hi, perms, &off, dev, &v) == 6) {
+			in = strstr(line, "memif_region_") != NULL && nb < MAPS_MAX ? nb++ : -1;
+			if (in >= 0) {
+				ino[in] = v;
+				kb[in] = rss[in] = 0;
+			}
+		} else if (in >= 0 && sscanf(line, "Size: %lu kB", &v) == 1) {
+			kb[in] = v;
+		} else if (in >= 0 && sscanf(line, "Rss: %lu kB", &v) == 1) {
+			rss[in] = v;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	return nb;
+}
+
+/*
+ * A memif pair of its own comes up: its region, new (an inode no mapping had
+ * before), is mapped whole at both ends by the provider within a second of
+ * the link (seen at the next progress call), where only the pages frames
+ * had touched were before.
+ */
+static void
+test_memif_regions_mapped(void)
+{
+	unsigned long before[MAPS_MAX], ino[MAPS_MAX], kb[MAPS_MAX], rss[MAPS_MAX];
+	int nb_before, nb, i, j, fresh = 0, whole = 0;
+	struct timespec t0;
+	struct side a, b;
+
+	nb_before = memif_regions(before, kb, rss);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif7", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(side_open(&b, "net_memif8", FI_EP_RDM, NULL), 0);
+	CU_ASSERT_FATAL(links_up(&a, &b, "net_memif7", "net_memif8"));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		fi_cq_read(a.cq, NULL, 0);
+		fi_cq_read(b.cq, NULL, 0);
+		nb = memif_regions(ino, kb, rss);
+		for (i = 0, fresh = 0, whole = 0; i < nb; i++) {
+			for (j = 0; j < nb_before && before[j] != ino[i]; j++)
+				;
+			fresh += j == nb_before;
+			whole += j == nb_before && kb[i] > 0 && rss[i] == kb[i];
+		}
+	} while ((fresh < 2 || whole < fresh) && test_ms_since(&t0) < 1000);
+	printf("\n    the new pair's region: %d mappings, %d of them resident whole\n", fresh,
+	       whole);
+	CU_ASSERT_EQUAL(fresh, 2);
+	CU_ASSERT_EQUAL(whole, fresh);
+	side_close(&b);
+	side_close(&a);
+}
+
 static CU_TestInfo watchdog_tests[] = {
 	{ "a sender left alone with lost injects: the watchdog sends them again",
 	  test_watchdog_resends },
@@ -747,6 +819,7 @@ static CU_TestInfo link_tests[] = {
 	  test_send_in_intr_window },
 	{ "a memif client refused at its start connects again within its back-off",
 	  test_refused_client_back_soon },
+	{ "memif links up: their shared regions are mapped whole", test_memif_regions_mapped },
 	CU_TEST_INFO_NULL,
 };
 
@@ -764,7 +837,7 @@ int
 main(int argc, char **argv)
 {
 	bool watchdog = argc > 1 && strcmp(argv[1], "watchdog") == 0;
-	char args[768];
+	char args[1024];
 
 	snprintf(args, sizeof(args), TEST_EAL_BASE
 		 " --vdev=net_memif0,role=server,socket=/run/dfi-link-%d-a.sock"
@@ -773,10 +846,13 @@ main(int argc, char **argv)
 		 " --vdev=net_memif3,role=server,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:01"
 		 " --vdev=net_memif4,role=client,socket=/run/dfi-link-%d-b.sock,mac=02:df:20:00:00:02"
 		 " --vdev=net_memif5,role=server,socket=/run/dfi-link-%d-c.sock,mac=02:df:20:00:00:03"
-		 " --vdev=net_memif6,role=client,socket=/run/dfi-link-%d-c.sock,mac=02:df:20:00:00:04",
-		 getpid(), getpid(), getpid(), getpid(), getpid(), getpid(), getpid());
+		 " --vdev=net_memif6,role=client,socket=/run/dfi-link-%d-c.sock,mac=02:df:20:00:00:04"
+		 " --vdev=net_memif7,role=server,socket=/run/dfi-link-%d-d.sock,mac=02:df:20:00:00:05"
+		 " --vdev=net_memif8,role=client,socket=/run/dfi-link-%d-d.sock,mac=02:df:20:00:00:06",
+		 getpid(), getpid(), getpid(), getpid(), getpid(), getpid(), getpid(), getpid(),
+		 getpid());
 	test_env_setup(args);
-	/* seven ports' pools in TEST_EAL_BASE's memory */
+	/* nine ports' pools in TEST_EAL_BASE's memory */
 	setenv("FI_DPDK_MBUFS", "4095", 1);
 	if (!watchdog)
 		return test_run(suites);

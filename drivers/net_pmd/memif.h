@@ -68,4 +68,12 @@ int dfi_memif_client_start(uint16_t port_id, struct dfi_memif_cc *cc);
  */
 bool dfi_memif_cc_closed(const struct dfi_memif_cc *cc);
 
+/**
+ * Maps every page of the process's memif regions (rings and buffers) now,
+ * as a link comes up, rather than at each page's first frame.
+ *
+ * @return the number of regions mapped, or a negative errno (logged).
+ */
+int dfi_memif_prefault(const char *port_name);
+
 #endif /* _DFI_MEMIF_H_ */

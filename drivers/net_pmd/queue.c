@@ -296,6 +296,9 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 	__atomic_fetch_add(&rt->stats.tx_link_down, dropped, __ATOMIC_RELAXED);
 	/* the next outage is fought from the shortest wait again */
 	revive_rearm(rt);
+	/* a connection maps memif's region anew: its pages before any frame */
+	if (up && dfi_memif_is(port->port_id))
+		dfi_memif_prefault(port->name);
 	if (up)
 		NET_LOG(NOTICE, "%s: link up, %u Mbps; neighbours forgotten, %u frames "
 			"waiting for ARP dropped", port->name, link->link_speed, dropped);
