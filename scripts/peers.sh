@@ -64,9 +64,9 @@ tmp=$WIRE_TMP
 
 # iterations for a size: about the same bytes per run, at least 200. A run's
 # first exchanges pay for more than the transfer (the connection's handshake
-# and ARP, the first touch of memif's ring slots): about 1.5 ms for dpdk over
-# memif, which 574 iterations of 64 KiB spread as 1.3 us per transfer; 5740
-# make it 0.13 us, for every provider alike
+# and ARP; memif's ring pages too, until the provider mapped them as the link
+# came up): about 1.5 ms for dpdk over memif, which 574 iterations of 64 KiB
+# spread as 1.3 us per transfer; 5740 make it 0.13 us, for every provider alike
 iters_for() {
 	[ "$1" = all ] && { echo "${ALL_ITERS:-200}"; return; }
 	local b=$1 n=$((40000000 / ($1 + 4096) * 10))
