@@ -308,12 +308,15 @@ wire_wait() {
 	local pid=$1 timer who rc
 	# not a child of ours any more (waited for already): as wait says
 	kill -0 "$pid" 2>/dev/null || { wait "$pid"; return; }
-	sleep "$2" &
+	# a signal to the timer before its exec would run this shell's traps
+	# there, the EXIT one included (the wire torn down under the caller):
+	# none in it, and SIGKILL
+	(trap - EXIT INT TERM && exec sleep "$2") &
 	timer=$!
 	wait -n -p who "$pid" "$timer"
 	rc=$?
 	if [ "${who:-}" = "$pid" ]; then
-		kill "$timer" 2>/dev/null
+		kill -9 "$timer" 2>/dev/null
 		wait "$timer" 2>/dev/null
 		return "$rc"
 	fi
