@@ -22,8 +22,9 @@ wire_test_init "$1" "$2"
 
 # run WIRE ENCAP: one pair, its checks
 run() {
-	local wire=$1 encap=$2 host=127.0.0.1 port=$((47620 + RANDOM % 200)) log=$tmp/$1-$2
+	local wire=$1 encap=$2 host=127.0.0.1 port log=$tmp/$1-$2
 	wire_setup "$wire" || { check "$wire wire built" false; return; }
+	port=$(wire_free_port $((47620 + RANDOM % 200)))
 	[ "$wire" = veth ] && host=$WIRE_SERVER_IP
 	wire_pair 120 "$log.server" "$log.client" \
 		::: env FI_DPDK_EAL_ARGS="$(wire_eal server) --log-level=info --log-level=dfi.*:info" \
@@ -49,8 +50,9 @@ ms_between() {
 
 # run_link ENCAP: the veth wire goes down and up under a sending client
 run_link() {
-	local encap=$1 port=$((47820 + RANDOM % 100)) log=$tmp/link-$1 spid cpid t_down t_up
+	local encap=$1 port log=$tmp/link-$1 spid cpid t_down t_up
 	wire_setup veth || { check "link/$encap: veth wire built" false; return; }
+	port=$(wire_free_port $((47820 + RANDOM % 100)))
 	wire_run server "$log.server" env FI_DPDK_ENCAP="$encap" \
 		FI_DPDK_EAL_ARGS="$(wire_eal server) --log-level=info --log-level=dfi.*:info" \
 		"$peer" server -P "$port" -L

@@ -24,12 +24,13 @@ deadline_ms=2000
 
 # scenario MODE WIRE: death (successor after the deadline) or restart (at once)
 scenario() {
-	local mode=$1 wire=$2 port=$((47990 + RANDOM % 9)) log=$tmp/$1-$2 s1 s2 c t0 host
+	local mode=$1 wire=$2 port log=$tmp/$1-$2 s1 s2 c t0 host
 	# a restart must come before the deadline: give it room
 	local env=(env FI_DPDK_RDM_TIMEOUT_MS=$([ "$mode" = death ] && echo $deadline_ms || echo 20000))
 	local link=()
 	[ "$wire" = memif ] && link=(-L)
 	wire_setup "$wire" || { check "$mode: $wire wire" false; return; }
+	port=$(wire_free_port $((47990 + RANDOM % 9)))
 	host=127.0.0.1
 	[ "$wire" = veth ] && host=$WIRE_SERVER_IP
 	wire_run server "$log.s1" "${env[@]}" FI_DPDK_EAL_ARGS="$(wire_eal server)" \

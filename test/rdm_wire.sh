@@ -42,10 +42,13 @@ figure() {
 
 # run NAME WIRE FAULTS [rdm_peer options]
 run() {
-	local name=$1 wire=$2 faults=$3 host=127.0.0.1 port=$((47900 + RANDOM % 90))
+	local name=$1 wire=$2 faults=$3 host=127.0.0.1 port
 	shift 3
 	local log=$tmp/$name
 	wire_setup "$wire" || { check "$name: $wire wire built" false; return; }
+	# one no socket has, TIME_WAIT included: a random one was an earlier
+	# case's now and then ("Address already in use": rdm-chaos failed so once)
+	port=$(wire_free_port $((47900 + RANDOM % 90)))
 	[ "$wire" = veth ] && host=$WIRE_SERVER_IP
 	local t0=$SECONDS
 	wire_pair 240 "$log.server" "$log.client" \
