@@ -44,7 +44,11 @@ echo "built in $(($(date +%s) - t0)) s:"
 ls "$out"/*.deb
 echo "== lintian"
 rc=0
-lintian --fail-on error "$out"/*.changes >"$out/lintian.log" 2>&1 || rc=$?
+# lintian leaves files of its own in TMPDIR (mldbm-elf-*): a directory for
+# them, removed after
+lint_tmp=$(mktemp -d)
+TMPDIR=$lint_tmp lintian --fail-on error "$out"/*.changes >"$out/lintian.log" 2>&1 || rc=$?
+rm -rf "$lint_tmp"
 grep -v 'running with root privileges' "$out/lintian.log" || true
 echo "lintian: $(grep -c '^E: ' "$out/lintian.log") errors," \
 	"$(grep -c '^W: ' "$out/lintian.log") warnings (log: $out/lintian.log)"
