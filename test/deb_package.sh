@@ -43,12 +43,18 @@ wire_mktemp || exit 1
 tmp=$WIRE_TMP
 unset FI_PROVIDER_PATH FI_DPDK_EAL_ARGS FI_PROVIDER
 
+# lintian's own files (mldbm-*) in the temporary directory: none left behind
+lint_left() {
+	find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'mldbm-*' 2>/dev/null | wc -l
+}
+left=$(lint_left)
 t0=$(date +%s)
 "$src/scripts/package.sh" "$tmp/deb" >"$tmp/package.log" 2>&1
 rc=$?
 cat "$tmp/package.log"
 check "scripts/package.sh: dpkg-buildpackage -us -uc, lintian without error ($(($(date +%s) - t0)) s)" \
 	test "$rc" -eq 0
+check "lintian left no file in ${TMPDIR:-/tmp}" test "$(lint_left)" -eq "$left"
 check "lintian: no error" lacks "$(cat "$tmp/deb/lintian.log" 2>/dev/null)" '^E: '
 debs=("$tmp"/deb/*.deb)
 version=$(sed -n "s/^ *version: '\([^']*\)',$/\1/p" "$src/meson.build")
