@@ -27,12 +27,12 @@ struct dfi_ep;
 struct dfi_guard;
 struct dfi_wait;
 
-/** A completion as stored: fi_cq_err_entry begins like every CQ format. */
 /*
- * One cache line a completion (a ring of fi_cq_err_entry's 88 bytes and the
- * source touched two lines for most): the success formats' fields, which
- * are prefixes of fi_cq_tagged_entry, the source, and an error's two fields
- * of its own, its olen in the source's place (fi_cq_readerr() gives none).
+ * A completion as stored, one cache line (a ring of fi_cq_err_entry's 88
+ * bytes and the source touched two lines for most): the success formats'
+ * fields, which are prefixes of fi_cq_tagged_entry, the source, and an
+ * error's two fields of its own, its olen in the source's place
+ * (fi_cq_readerr() gives none).
  */
 struct dfi_cq_slot {
 	struct fi_cq_tagged_entry e;
