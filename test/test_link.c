@@ -32,9 +32,13 @@
  * (fi_pingpong after its last fi_inject) must not leave them lost, since
  * only their sender can send them again; the domain's watchdog thread does
  * it. FI_THREAD_DOMAIN domains have no watchdog, and there what the
- * application left lost stays lost until it progresses again.
+ * application left lost stays lost until it progresses again. While the
+ * application progresses, the watchdog's looks space out (each wakes a
+ * thread that takes a CPU from a poller), and they come back to one a
+ * millisecond once it stays away.
  */
 
+#include <glob.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -730,6 +734,86 @@ test_no_watchdog_lock_free(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
+/*
+ * The naps of the process's watchdog threads so far: each nap is a voluntary
+ * context switch of a thread named dfi-watchdog (watchdog.h).
+ */
+static long
+watchdog_naps(void)
+{
+	char line[128], status[300];
+	long naps = 0, v;
+	bool ours;
+	glob_t g;
+	size_t i;
+	FILE *f;
+
+	if (glob("/proc/self/task/*/comm", 0, NULL, &g) != 0)
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++) {
+		f = fopen(g.gl_pathv[i], "r");
+		ours = f != NULL && fgets(line, sizeof(line), f) != NULL &&
+		       strcmp(line, "dfi-watchdog\n") == 0;
+		if (f != NULL)
+			fclose(f);
+		if (!ours)
+			continue;
+		/* the thread's .../comm, less "comm", + "status" */
+		snprintf(status, sizeof(status), "%.*sstatus", (int)strlen(g.gl_pathv[i]) - 4,
+			 g.gl_pathv[i]);
+		f = fopen(status, "r");
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+				naps += v;
+		}
+		if (f != NULL)
+			fclose(f);
+	}
+	globfree(&g);
+	return naps;
+}
+
+#define BUSY_MS		400
+#define ALONE_MS	200
+
+/*
+ * An application that keeps progressing its endpoint (FI_THREAD_SAFE): the
+ * watchdog's looks space out to one every DFI_WATCHDOG_MAX_US (8 ms), 50 of
+ * them in BUSY_MS and a few more on the way there, where one a millisecond
+ * made 400, each a poller's CPU taken away. Then the application stays away:
+ * a look finds it gone within two of the longest naps, progresses the
+ * endpoint, and the looks come every millisecond again (about 180 in
+ * ALONE_MS, 25 had they stayed spaced out).
+ */
+static void
+test_watchdog_spaced_out(void)
+{
+	long naps0, busy, alone;
+	struct timespec t0;
+	uint64_t rescued;
+	struct side a;
+
+	threading = FI_THREAD_SAFE;
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
+	rescued = rescues(&a);
+	naps0 = watchdog_naps();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (test_ms_since(&t0) < BUSY_MS)
+		fi_cq_read(a.cq, NULL, 0);
+	busy = watchdog_naps() - naps0;
+	CU_ASSERT_EQUAL(rescues(&a), rescued);
+	usleep(ALONE_MS * 1000);
+	alone = watchdog_naps() - naps0 - busy;
+	rescued = rescues(&a) - rescued;
+	printf("\n    the watchdog napped %ld times in %d ms of an application polling, "
+	       "%ld times in %d ms while it stayed away, and progressed it %" PRIu64 " times\n",
+	       busy, BUSY_MS, alone, ALONE_MS, rescued);
+	CU_ASSERT(busy > 0 && busy <= BUSY_MS / 8 + 20);
+	CU_ASSERT(alone >= ALONE_MS / 2);
+	CU_ASSERT(rescued > 0);
+	side_close(&a);
+}
+
 #define MAPS_MAX	16
 
 /* The memif regions' mappings in /proc/self/smaps: their inodes, kB and
@@ -802,6 +886,8 @@ static CU_TestInfo watchdog_tests[] = {
 	{ "a sender left alone with lost injects: the watchdog sends them again",
 	  test_watchdog_resends },
 	{ "FI_THREAD_DOMAIN: no watchdog enters the domain", test_no_watchdog_lock_free },
+	{ "an application that progresses: the watchdog's looks space out, and come back "
+	  "once it stays away", test_watchdog_spaced_out },
 	CU_TEST_INFO_NULL,
 };
 

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_common.h>
+#include <rte_lcore.h>
+
 #include "dfi.h"
 #include "domain.h"
 #include "watchdog.h"
@@ -19,13 +22,16 @@ watchdog_main(void *arg)
 	struct dfi_watchdog *w = &domain->watchdog;
 	struct timespec nap = { .tv_nsec = DFI_WATCHDOG_US * 1000L };
 	struct dfi_guard *held;
+	bool alone;
 
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&nap, NULL);
 		held = dfi_guard_lock(w->list);
 		/* each endpoint under its own guard, only when free (ep_layer.h) */
-		dfi_progress_rescue(&w->eps);
+		alone = dfi_progress_rescue(&w->eps);
 		dfi_guard_unlock(held);
+		nap.tv_nsec = alone ? DFI_WATCHDOG_US * 1000L :
+				      RTE_MIN(2 * nap.tv_nsec, DFI_WATCHDOG_MAX_US * 1000L);
 	}
 	return NULL;
 }
@@ -52,10 +58,10 @@ dfi_watchdog_add(struct dfi_domain *domain, struct dfi_ep *ep)
 	held = dfi_guard_lock(w->list);
 	if (!w->running) {
 		__atomic_store_n(&w->stop, 0, __ATOMIC_RELAXED);
-		ret = pthread_create(&w->thread, NULL, watchdog_main, domain);
+		/* off the application's lcores, whose pollers it would stop */
+		ret = -rte_ctrl_thread_create(&w->thread, "dfi-watchdog", NULL, watchdog_main,
+					      domain);
 		w->running = ret == 0;
-		if (ret == 0)
-			pthread_setname_np(w->thread, "dfi-watchdog");
 	}
 	dfi_guard_unlock(held);
 	if (ret != 0) {
