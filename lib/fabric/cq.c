@@ -434,7 +434,8 @@ dfi_cq_open(struct fid_domain *domain_fid, struct fi_cq_attr *attr, struct fid_c
 		return -FI_ENOMEM;
 	/* a slot a line, on lines of their own */
 	RTE_BUILD_BUG_ON(sizeof(*cq->ring) != RTE_CACHE_LINE_SIZE);
-	if (posix_memalign((void **)&cq->ring, RTE_CACHE_LINE_SIZE, size * sizeof(*cq->ring))) {
+	cq->ring = aligned_alloc(RTE_CACHE_LINE_SIZE, size * sizeof(*cq->ring));
+	if (cq->ring == NULL) {
 		ret = -FI_ENOMEM;
 		goto err_free;
 	}
