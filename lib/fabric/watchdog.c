@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_common.h>
 #include <rte_lcore.h>
 
 #include "dfi.h"
@@ -22,16 +21,13 @@ watchdog_main(void *arg)
 	struct dfi_watchdog *w = &domain->watchdog;
 	struct timespec nap = { .tv_nsec = DFI_WATCHDOG_US * 1000L };
 	struct dfi_guard *held;
-	bool alone;
 
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&nap, NULL);
 		held = dfi_guard_lock(w->list);
 		/* each endpoint under its own guard, only when free (ep_layer.h) */
-		alone = dfi_progress_rescue(&w->eps);
+		dfi_progress_rescue(&w->eps);
 		dfi_guard_unlock(held);
-		nap.tv_nsec = alone ? DFI_WATCHDOG_US * 1000L :
-				      RTE_MIN(2 * nap.tv_nsec, DFI_WATCHDOG_MAX_US * 1000L);
 	}
 	return NULL;
 }

@@ -15,16 +15,16 @@
  * taken in and acknowledged. It never waits for a guard, and never runs
  * while the application progresses the endpoint itself.
  *
- * Each look wakes a thread, and where the CPUs are all polling, as they are
- * for the applications this provider is for, the wakeup takes one from a
- * poller: about 20 us in this project's VM, a thousand times a second at
- * one look a millisecond. So while every endpoint is progressed by the
- * application, the looks space out, each twice as long after the one
- * before, up to DFI_WATCHDOG_MAX_US; the first look that finds an endpoint
- * left alone progresses it and brings them back to DFI_WATCHDOG_US. An
- * application that stops progressing is rescued within two of the longest
- * naps. The thread runs on the EAL's control cores (rte_ctrl_thread_create()),
- * not on the lcore of the application's poller.
+ * The thread runs on the EAL's control cores (rte_ctrl_thread_create()),
+ * those of no lcore: made with pthread_create(), it took the affinity of
+ * the application's thread, the poller's lcore, and each look (a wakeup of
+ * about 20 us in this project's VM) stopped that poller. Looks spaced out
+ * while the application progresses would wake it less, but where the
+ * application's threads outnumber the CPUs the looks stand in for those
+ * off them: spaced out to 8 ms they made test_sep's "split" (five threads
+ * on two CPUs, lossy) twice as slow, and a quarter second of patience at
+ * 1 ms first was reset by this VM's own stalls of a millisecond, so that
+ * the looks stayed at a thousand a second.
  */
 
 #ifndef _DFI_WATCHDOG_H_
@@ -37,7 +37,6 @@
 #include "progress.h"
 
 #define DFI_WATCHDOG_US		1000
-#define DFI_WATCHDOG_MAX_US	8000
 
 struct dfi_domain;
 struct dfi_ep;
