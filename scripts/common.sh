@@ -73,12 +73,15 @@ install_deps() {
 		"${missing[@]}"
 }
 
-# build DIR [meson options...]
+# build DIR [meson options...]: the options apply to a directory set up
+# before too, which would otherwise keep the ones it was set up with
 build() {
 	local dir=$1
 	shift
 	if [ ! -f "$top/$dir/build.ninja" ]; then
-		meson setup "$top/$dir" "$top" "$@"
+		meson setup "$top/$dir" "$top" "$@" || return
+	elif [ $# -gt 0 ]; then
+		meson configure "$top/$dir" "$@" >/dev/null || return
 	fi
 	ninja -C "$top/$dir"
 }

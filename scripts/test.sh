@@ -16,7 +16,10 @@ set -u
 
 install_deps || exit 1
 build build || exit 1
-build build-asan -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+# -O1, the level AddressSanitizer's documentation recommends: on this 2-core
+# host -O2 took 77 s to build against 55 s, and the suites under it ran as
+# long (127 s against 122 s)
+build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 || exit 1
 
 cd "$top" || exit 1
 dpdk_rundir_undo_on_exit

@@ -257,7 +257,7 @@ static void
 test_named_rx(void)
 {
 	struct test_sep s;
-	char in[TEST_SEP_MAX_CTX][16], want[16];
+	char in[TEST_SEP_MAX_CTX][16], want[24];
 	fi_addr_t sa;
 	int i;
 
@@ -289,7 +289,7 @@ test_tx_source(void)
 {
 	struct fi_cq_tagged_entry e;
 	struct test_sep s;
-	char in[16], want[16];
+	char in[16], want[24];
 	fi_addr_t sa;
 	int j;
 
