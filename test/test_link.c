@@ -740,7 +740,7 @@ test_no_watchdog_lock_free(void)
 static int
 thread_cpus(const char *name, char *cpus, size_t size)
 {
-	char line[128], status[300];
+	char line[128], list[128], status[300];
 	int ret = -1;
 	glob_t g;
 	size_t i;
@@ -763,8 +763,8 @@ thread_cpus(const char *name, char *cpus, size_t size)
 			 g.gl_pathv[i]);
 		f = fopen(status, "r");
 		while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-			if (sscanf(line, "Cpus_allowed_list: %127s", line) == 1) {
-				snprintf(cpus, size, "%s", line);
+			if (sscanf(line, "Cpus_allowed_list: %127s", list) == 1) {
+				snprintf(cpus, size, "%s", list);
 				ret = 0;
 				break;
 			}
