@@ -59,6 +59,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "intr_park.h"
 #include "test_util.h"
 
 #define RAW_ETHER_TYPE	0x88b6
@@ -275,22 +276,26 @@ raw_stream(const uint16_t *ports, uint64_t bytes)
 }
 
 /*
- * Stops a raw pair: the client's side of the disconnect runs in the
- * interrupt thread, which must be done with it before the client is stopped
- * too (memif frees its regions there).
+ * Stops or closes ports in pairs: the side that goes first sends its peer a
+ * disconnect, which memif handles in the interrupt thread, and that must not
+ * run as the peer stops or closes too (intr_park.h).
  */
 static void
-raw_stop(const uint16_t *ports)
+ports_end(const uint16_t *ports, int nb, bool close)
 {
-	struct rte_eth_link link;
-	int i;
+	int i, ret;
 
-	rte_eth_dev_stop(ports[0]);
-	for (i = 0; i < 1000 && rte_eth_link_get_nowait(ports[1], &link) == 0 &&
-	     link.link_status == RTE_ETH_LINK_UP; i++)
-		usleep(1000);
-	usleep(10000);		/* the link goes down first, the regions after */
-	rte_eth_dev_stop(ports[1]);
+	ret = app_intr_park(1000);
+	CHECK(ret == 0, "interrupt thread not parked: %s", strerror(-ret));
+	if (ret != 0)
+		return;
+	for (i = 0; i < nb; i++) {
+		if (close)
+			rte_eth_dev_close(ports[i]);
+		else
+			rte_eth_dev_stop(ports[i]);
+	}
+	app_intr_unpark();
 }
 
 /* -- the provider -- */
@@ -752,7 +757,7 @@ main(int argc, char **argv)
 			fab_ns[t][i] = turns_median(fab_r[t][i], &lo, &hi);
 		work[i][0] = turns_median(work_r[i], &work[i][1], &work[i][2]);
 	}
-	raw_stop(floor);
+	ports_end(floor, 2, false);
 	if (failures == 0) {
 		ret = fi_mr_reg(fab[1][1].td.domain, (void *)(uintptr_t)&counter, sizeof(counter),
 				FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0, &mr, NULL);
@@ -811,8 +816,9 @@ main(int argc, char **argv)
 	free(sides);
 	free(stx);
 	free(srx);
-	for (i = 0; i < 2 * ALL_PAIRS; i++)
-		rte_eth_dev_close(ports[i]);
+	/* the provider leaves the ports of an application's EAL running */
+	ports_end(ports, 2 * ALL_PAIRS, false);
+	ports_end(ports, 2 * ALL_PAIRS, true);
 	rte_mempool_free(raw_pool);
 	/* no rte_eal_cleanup(): see app/pingpong/main.c (memif close is pending
 	 * in the interrupt thread, which cleanup would pull memory from under) */

@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "ctrl.h"
+#include "intr_park.h"
 #include "pingpong.h"
 
 #define RAW_ETHER_TYPE	0x88b6	/* local experimental, not the provider's */
@@ -283,10 +284,21 @@ raw_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 static void
 raw_teardown(void)
 {
+	int ret;
+
 	if (raw_pool == NULL)
 		return;
+	/* the peer may be leaving too: its memif disconnect must not run in
+	 * the interrupt thread while the port stops and closes */
+	ret = app_intr_park(RAW_TIMEOUT_MS);
+	if (ret != 0) {
+		fprintf(stderr, "fi_dpdk_pingpong: interrupt thread not parked (%s): port %u "
+			"left open to the exit\n", strerror(-ret), raw_port);
+		return;
+	}
 	rte_eth_dev_stop(raw_port);
 	rte_eth_dev_close(raw_port);
+	app_intr_unpark();
 	rte_mempool_free(raw_pool);
 	raw_pool = NULL;
 }

@@ -682,11 +682,17 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		return;
 	/* An application's EAL may be gone already (rte_eal_cleanup() before
 	 * exit): its ports and memory are its own to release. */
+	/* memif stops and closes in the interrupt thread's way */
+	held = own_eal && rt->gated && dfi_intr_gate_hold();
+	if (own_eal && rt->gated && rt->ever_started && !held) {
+		/* it is in a handler of memif's, which would go on with the
+		 * device a close releases: the exit takes the port back */
+		NET_LOG(WARNING, "%s: the interrupt thread is busy: port left open", port->name);
+		own_eal = false;
+	}
 	/* the application's ports stay its own: what they did is logged all the same */
 	if (!own_eal && rt->started)
 		port_stats_log(port);
-	/* memif stops and closes in the interrupt thread's way */
-	held = own_eal && rt->gated && dfi_intr_gate_hold();
 	if (own_eal && rt->started)
 		port_halt(port);
 	if (own_eal && rt->ever_started) {
