@@ -275,29 +275,6 @@ raw_stream(const uint16_t *ports, uint64_t bytes)
 	return (double)moved * (double)rte_get_tsc_hz() / (double)(rte_rdtsc() - t0);
 }
 
-/*
- * Stops or closes ports in pairs: the side that goes first sends its peer a
- * disconnect, which memif handles in the interrupt thread, and that must not
- * run as the peer stops or closes too (intr_park.h).
- */
-static void
-ports_end(const uint16_t *ports, int nb, bool close)
-{
-	int i, ret;
-
-	ret = app_intr_park(1000);
-	CHECK(ret == 0, "interrupt thread not parked: %s", strerror(-ret));
-	if (ret != 0)
-		return;
-	for (i = 0; i < nb; i++) {
-		if (close)
-			rte_eth_dev_close(ports[i]);
-		else
-			rte_eth_dev_stop(ports[i]);
-	}
-	app_intr_unpark();
-}
-
 /* -- the provider -- */
 
 struct side {
@@ -757,7 +734,10 @@ main(int argc, char **argv)
 			fab_ns[t][i] = turns_median(fab_r[t][i], &lo, &hi);
 		work[i][0] = turns_median(work_r[i], &work[i][1], &work[i][2]);
 	}
-	ports_end(floor, 2, false);
+	/* the side that stops first sends its peer a disconnect, which memif
+	 * handles in the interrupt thread as the peer stops too (intr_park.h) */
+	ret = app_ports_end(floor, 2, false, 1000);
+	CHECK(ret == 0, "raw ports not stopped: %s", strerror(-ret));
 	if (failures == 0) {
 		ret = fi_mr_reg(fab[1][1].td.domain, (void *)(uintptr_t)&counter, sizeof(counter),
 				FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0, &mr, NULL);
@@ -817,8 +797,8 @@ main(int argc, char **argv)
 	free(stx);
 	free(srx);
 	/* the provider leaves the ports of an application's EAL running */
-	ports_end(ports, 2 * ALL_PAIRS, false);
-	ports_end(ports, 2 * ALL_PAIRS, true);
+	ret = app_ports_end(ports, 2 * ALL_PAIRS, true, 1000);
+	CHECK(ret == 0, "ports not closed: %s", strerror(-ret));
 	rte_mempool_free(raw_pool);
 	/* no rte_eal_cleanup(): see app/pingpong/main.c (memif close is pending
 	 * in the interrupt thread, which cleanup would pull memory from under) */

@@ -18,9 +18,7 @@
  * runtime directory is "" until rte_eal_init() makes it.
  */
 
-#include <dirent.h>
 #include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,33 +26,20 @@
 
 #include <rte_common.h>
 
+#include "proc_self.h"
+
 typedef int (*probe_iova_fn)(void);
 typedef const char *(*probe_rundir_fn)(void);
-
-static int
-probe_find_eal(struct dl_phdr_info *info, size_t size, void *data)
-{
-	char **path = data;
-
-	RTE_SET_USED(size);
-	if (strstr(info->dlpi_name, "/librte_eal.so") == NULL)
-		return 0;
-	*path = strdup(info->dlpi_name);
-	return 1;
-}
 
 static void
 probe_eal(FILE *f)
 {
 	probe_rundir_fn rundir;
 	probe_iova_fn iova;
-	char *path = NULL;
 	const char *dir;
 	void *h;
 
-	dl_iterate_phdr(probe_find_eal, &path);
-	h = path != NULL ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-	free(path);
+	h = proc_self_library("/librte_eal.so");
 	if (h == NULL) {
 		fprintf(f, "eal not-loaded\nruntime_dir -\n");
 		return;
@@ -71,29 +56,19 @@ probe_eal(FILE *f)
 	dlclose(h);
 }
 
+static int
+probe_thread(const char *task_dir, const char *name, void *arg)
+{
+	(void)task_dir;
+	fprintf(arg, " %s", name);
+	return 0;
+}
+
 static void
 probe_threads(FILE *f)
 {
-	char path[300], name[64];
-	struct dirent *de;
-	DIR *dir;
-	FILE *c;
-
 	fprintf(f, "threads");
-	dir = opendir("/proc/self/task");
-	while (dir != NULL && (de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		c = fopen(path, "r");
-		if (c == NULL)
-			continue;
-		if (fgets(name, sizeof(name), c) != NULL)
-			fprintf(f, " %.*s", (int)strcspn(name, "\n"), name);
-		fclose(c);
-	}
-	if (dir != NULL)
-		closedir(dir);
+	proc_self_threads(probe_thread, f);
 	fprintf(f, "\n");
 }
 

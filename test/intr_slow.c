@@ -16,7 +16,6 @@
  */
 
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +25,8 @@
 #include <unistd.h>
 
 #include <rte_ethdev.h>
+
+#include "proc_self.h"
 
 /* what memif's handler does after the recvmsg(), with room to spare */
 #define HANDLER_US	50000
@@ -58,26 +59,16 @@ recvmsg(int fd, struct msghdr *msg, int flags)
 	return ret;
 }
 
-/* The ethdev library a provider dlopen()ed is not in the global scope, where
- * RTLD_NEXT looks, but the provider's calls bind to this module all the same. */
-static int
-find_ethdev(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	if (strstr(info->dlpi_name, "/librte_ethdev.so") == NULL)
-		return 0;
-	*(void **)data = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
-	return 1;
-}
-
 int
 rte_eth_dev_stop(uint16_t port_id)
 {
 	static stop_fn next;
-	void *ethdev = NULL;
+	void *ethdev;
 
+	/* the provider's calls bind to this module even where the ethdev
+	 * library they mean is not in the global scope, RTLD_NEXT's */
 	if (next == NULL) {
-		dl_iterate_phdr(find_ethdev, &ethdev);
+		ethdev = proc_self_library("/librte_ethdev.so");
 		if (ethdev == NULL)
 			abort();
 		*(void **)&next = dlsym(ethdev, "rte_eth_dev_stop");
@@ -90,7 +81,7 @@ __attribute__((destructor)) static void
 intr_slow_exit(void)
 {
 	const char *log = getenv("DFI_INTR_SLOW_LOG");
-	void *ethdev = NULL;
+	void *ethdev;
 	FILE *f;
 	int i;
 
@@ -102,7 +93,7 @@ intr_slow_exit(void)
 		usleep(HANDLER_US);
 	/* for the test, from the DPDK programs among those the module is in:
 	 * the window was there to hit */
-	dl_iterate_phdr(find_ethdev, &ethdev);
+	ethdev = proc_self_library("/librte_ethdev.so");
 	if (ethdev == NULL)
 		return;
 	dlclose(ethdev);

@@ -37,7 +37,6 @@
  * alone).
  */
 
-#include <glob.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -57,6 +56,7 @@
 #include <rdma/fi_tagged.h>
 
 #include "ep_stats.h"
+#include "proc_self.h"
 #include "test_util.h"
 
 #define DEADLINE_MS	600
@@ -733,6 +733,34 @@ test_no_watchdog_lock_free(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
+struct thread_cpus {
+	const char *name;
+	char *cpus;
+	size_t size;
+};
+
+static int
+thread_cpus_read(const char *task_dir, const char *name, void *arg)
+{
+	struct thread_cpus *want = arg;
+	char path[400], line[128], list[128];
+	int found = 0;
+	FILE *f;
+
+	if (strcmp(name, want->name) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/status", task_dir);
+	f = fopen(path, "r");
+	while (f != NULL && !found && fgets(line, sizeof(line), f) != NULL) {
+		found = sscanf(line, "Cpus_allowed_list: %127s", list) == 1;
+		if (found)
+			snprintf(want->cpus, want->size, "%s", list);
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
 /*
  * The CPUs (Cpus_allowed_list) of the process's first thread named name, in
  * cpus. @return 0, or -1 when there is none.
@@ -740,40 +768,9 @@ test_no_watchdog_lock_free(void)
 static int
 thread_cpus(const char *name, char *cpus, size_t size)
 {
-	char line[128], list[128], status[300];
-	int ret = -1;
-	glob_t g;
-	size_t i;
-	FILE *f;
+	struct thread_cpus want = { .name = name, .cpus = cpus, .size = size };
 
-	if (glob("/proc/self/task/*/comm", 0, NULL, &g) != 0)
-		return -1;
-	for (i = 0; i < g.gl_pathc && ret != 0; i++) {
-		f = fopen(g.gl_pathv[i], "r");
-		if (f == NULL)
-			continue;
-		if (fgets(line, sizeof(line), f) == NULL)
-			line[0] = '\0';
-		fclose(f);
-		line[strcspn(line, "\n")] = '\0';
-		if (strcmp(line, name) != 0)
-			continue;
-		/* the thread's .../comm, less "comm", + "status" */
-		snprintf(status, sizeof(status), "%.*sstatus", (int)strlen(g.gl_pathv[i]) - 4,
-			 g.gl_pathv[i]);
-		f = fopen(status, "r");
-		while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-			if (sscanf(line, "Cpus_allowed_list: %127s", list) == 1) {
-				snprintf(cpus, size, "%s", list);
-				ret = 0;
-				break;
-			}
-		}
-		if (f != NULL)
-			fclose(f);
-	}
-	globfree(&g);
-	return ret;
+	return proc_self_threads(thread_cpus_read, &want) == 1 ? 0 : -1;
 }
 
 /*

@@ -2,16 +2,17 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* The interrupt thread parked in an alarm's callback (intr_park.h). */
+/* Ports stopped and closed with the interrupt thread parked in an alarm's
+ * callback (intr_park.h). */
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
 #include <rte_alarm.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 
 #include "intr_park.h"
 
@@ -73,8 +74,9 @@ park_here(void *arg)
 			PARK_MAX_S);
 }
 
-int
-app_intr_park(unsigned int timeout_ms)
+/* 0 once the thread waits in park_here(), until intr_unpark() */
+static int
+intr_park(unsigned int timeout_ms)
 {
 	struct timespec deadline;
 	int ret = 0;
@@ -100,11 +102,29 @@ app_intr_park(unsigned int timeout_ms)
 	return -ETIMEDOUT;
 }
 
-void
-app_intr_unpark(void)
+static void
+intr_unpark(void)
 {
 	pthread_mutex_lock(&park.mtx);
 	park.released = true;
 	pthread_cond_broadcast(&park.cond);
 	pthread_mutex_unlock(&park.mtx);
+}
+
+int
+app_ports_end(const uint16_t *ports, unsigned int nb, bool close, unsigned int timeout_ms)
+{
+	unsigned int i;
+	int ret;
+
+	ret = intr_park(timeout_ms);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < nb; i++) {
+		rte_eth_dev_stop(ports[i]);
+		if (close)
+			rte_eth_dev_close(ports[i]);
+	}
+	intr_unpark();
+	return 0;
 }

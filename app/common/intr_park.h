@@ -15,18 +15,20 @@
 #ifndef _APP_INTR_PARK_H_
 #define _APP_INTR_PARK_H_
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /**
- * Parks the interrupt thread in an EAL alarm's callback.
+ * Stops the ports, and closes them when close is set, with the interrupt
+ * thread parked in an EAL alarm's callback.
  *
  * @param timeout_ms how long to wait for the thread to come to it (it may be
  *   in a handler of memif's, or behind other alarms)
- * @return 0 when the thread is parked (app_intr_unpark() after), or a
- *   negative errno: -ETIMEDOUT, or the alarm's error; the thread is then
- *   not held and never will be by this call.
+ * @return 0, or a negative errno (-ETIMEDOUT, or the alarm's error) when the
+ *   thread did not park: the ports are then left as they were, since a stop
+ *   or close beside memif's handler is what this is for.
  */
-int app_intr_park(unsigned int timeout_ms);
-
-/** Lets the parked thread go. */
-void app_intr_unpark(void);
+int app_ports_end(const uint16_t *ports, unsigned int nb, bool close,
+		  unsigned int timeout_ms);
 
 #endif /* _APP_INTR_PARK_H_ */

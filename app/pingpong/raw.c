@@ -290,15 +290,12 @@ raw_teardown(void)
 		return;
 	/* the peer may be leaving too: its memif disconnect must not run in
 	 * the interrupt thread while the port stops and closes */
-	ret = app_intr_park(RAW_TIMEOUT_MS);
+	ret = app_ports_end(&raw_port, 1, true, RAW_TIMEOUT_MS);
 	if (ret != 0) {
 		fprintf(stderr, "fi_dpdk_pingpong: interrupt thread not parked (%s): port %u "
 			"left open to the exit\n", strerror(-ret), raw_port);
 		return;
 	}
-	rte_eth_dev_stop(raw_port);
-	rte_eth_dev_close(raw_port);
-	app_intr_unpark();
 	rte_mempool_free(raw_pool);
 	raw_pool = NULL;
 }

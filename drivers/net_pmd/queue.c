@@ -675,27 +675,26 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 {
 	struct dfi_port_rt *rt = port->rt;
 	unsigned int in_use;
-	bool held;
+	bool held, release;
 	size_t i;
 
 	if (rt == NULL)
 		return;
-	/* An application's EAL may be gone already (rte_eal_cleanup() before
-	 * exit): its ports and memory are its own to release. */
 	/* memif stops and closes in the interrupt thread's way */
 	held = own_eal && rt->gated && dfi_intr_gate_hold();
-	if (own_eal && rt->gated && rt->ever_started && !held) {
-		/* it is in a handler of memif's, which would go on with the
-		 * device a close releases: the exit takes the port back */
+	/* An application's EAL may be gone already (rte_eal_cleanup() before
+	 * exit): its ports and memory are its own to release. A gated port the
+	 * thread did not let us hold stays open too: the thread is in a handler
+	 * of memif's, which would go on with the device a close releases. */
+	release = own_eal && (!rt->gated || !rt->ever_started || held);
+	if (own_eal && !release)
 		NET_LOG(WARNING, "%s: the interrupt thread is busy: port left open", port->name);
-		own_eal = false;
-	}
-	/* the application's ports stay its own: what they did is logged all the same */
-	if (!own_eal && rt->started)
+	/* a port left open: what it did is logged all the same */
+	if (!release && rt->started)
 		port_stats_log(port);
-	if (own_eal && rt->started)
+	if (release && rt->started)
 		port_halt(port);
-	if (own_eal && rt->ever_started) {
+	if (release && rt->ever_started) {
 		rte_eth_dev_callback_unregister(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
 						rt);
 		rte_eth_dev_close(port->port_id);
@@ -704,7 +703,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		dfi_intr_gate_release();
 	if (rt->gated)
 		dfi_intr_gate_remove(rt);
-	if (own_eal && rt->pool != NULL) {
+	if (release && rt->pool != NULL) {
 		/* A closed port has given its receive buffers back: all must be home. */
 		in_use = rte_mempool_in_use_count(rt->pool);
 		if (in_use != 0)
