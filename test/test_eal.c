@@ -26,6 +26,12 @@
  *   lcores     lcores chosen in FI_DPDK_EAL_ARGS (-l, -c, --lcores) keep the
  *              calling thread pinned where DPDK put it; other arguments
  *              give it back the CPUs it had.
+ *   app-eal-unload  a port of the application's EAL with link-state
+ *              interrupts (net_tap) that the provider started: once
+ *              libfabric has unloaded the provider, which leaves the port to
+ *              the application, a link change still reaches the port's
+ *              callbacks, and the provider's touches nothing it freed
+ *              (AddressSanitizer, which runs the unit suite too, tells).
  *
  * bad, help, lookalike and quote run each command line in a child process,
  * waited for with a time limit, with its standard output and error in files:
@@ -34,6 +40,7 @@
  */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -46,8 +53,14 @@
 
 #include <rte_common.h>
 #include <rte_eal.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/providers/fi_prov.h>
+
+#include "proc_self.h"
 #include "test_util.h"
 
 #define NB_THREADS	4
@@ -456,6 +469,82 @@ test_app_eal(void)
 }
 
 /*
+ * How a PMD raises an event (ethdev_driver.h, which Debian's DPDK does not
+ * install). 22.11's tap, whose ports say they have link-state interrupts,
+ * only updates the link as its netlink socket tells; NICs (ixgbe, i40e,
+ * mlx5) and vhost call the port's callbacks from the EAL interrupt thread.
+ */
+struct rte_eth_dev *rte_eth_dev_allocated(const char *name);
+int rte_eth_dev_callback_process(struct rte_eth_dev *dev, enum rte_eth_event_type event,
+				 void *ret_param);
+
+static int
+lsc_seen(uint16_t port_id __rte_unused, enum rte_eth_event_type type __rte_unused, void *arg,
+	 void *ret_param __rte_unused)
+{
+	(*(uint32_t *)arg)++;
+	return 0;
+}
+
+/* libfabric's unload of the provider at exit: the cleanup it calls. */
+static void
+provider_unload(void)
+{
+	struct fi_provider *(*ini)(void);
+	void *lib = proc_self_library("/libdpdk-fi.so");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lib);
+	ini = (struct fi_provider *(*)(void))dlsym(lib, "fi_prov_ini");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ini);
+	ini()->cleanup();
+	dlclose(lib);
+}
+
+/*
+ * The provider registers a callback for a port's link-state interrupts, which
+ * the EAL's interrupt thread calls; an application's EAL may be cleaned up
+ * before the provider unloads, so the callback cannot be unregistered then,
+ * and must not point into what the unload frees.
+ */
+static void
+test_app_eal_unload(void)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 16 };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+	struct rte_eth_dev_info dev_info;
+	static uint32_t seen;
+	struct test_domain td;
+	struct test_node node;
+	struct fid_av *av;
+	char args[256];
+	uint16_t port;
+
+	snprintf(args, sizeof(args), TEST_EAL_BASE " --vdev=net_tap0,iface=dfilsc%d",
+		 (int)getpid());
+	CU_ASSERT_FATAL(test_eal_init("test_eal", args) >= 0);
+	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_get_port_by_name("net_tap0", &port), 0);
+	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_info_get(port, &dev_info), 0);
+	CU_ASSERT_FATAL((*dev_info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0);
+	CU_ASSERT_EQUAL_FATAL(test_domain_open_attr(&td, FI_EP_RDM, FI_FORMAT_UNSPEC, FI_MSG, 0,
+						    FI_THREAD_DOMAIN, "net_tap0"), 0);
+	CU_ASSERT_EQUAL_FATAL(fi_av_open(td.domain, &av_attr, &av, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(test_node_open(&node, &td, av, &cq_attr, FI_WAIT_NONE), 0);
+	/* called after the provider's, which was registered as the port started */
+	CU_ASSERT_EQUAL_FATAL(rte_eth_dev_callback_register(port, RTE_ETH_EVENT_INTR_LSC,
+							    lsc_seen, &seen), 0);
+	test_node_close(&node);
+	fi_close(&av->fid);
+	test_domain_close(&td);
+	provider_unload();
+	/* the port stays the application's, and running: its link changes */
+	CU_ASSERT_EQUAL(rte_eth_dev_set_link_down(port), 0);
+	rte_eth_dev_callback_process(rte_eth_dev_allocated("net_tap0"), RTE_ETH_EVENT_INTR_LSC,
+				     NULL);
+	CU_ASSERT_EQUAL(seen, 1);
+	rte_eth_dev_callback_unregister(port, RTE_ETH_EVENT_INTR_LSC, lsc_seen, &seen);
+}
+
+/*
  * FI_DPDK_EAL_ARGS that choose the lcores (-l, -c, --lcores) ask for DPDK's
  * pinning of the calling thread, which is kept; other arguments leave the
  * thread on the CPUs it had. The pinned cases use the last CPU the test
@@ -496,6 +585,7 @@ static CU_TestInfo all_tests[] = {
 	{ "no EAL for hints that name no provider", test_unasked },
 	{ "an application's EAL is a request", test_app_eal },
 	{ "lcores chosen in FI_DPDK_EAL_ARGS pin the caller", test_lcores_pin },
+	{ "a link change after the provider left an application's port", test_app_eal_unload },
 };
 
 /* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
@@ -514,6 +604,7 @@ static const struct {
 	{ "unasked", 7, 1, NULL },
 	{ "app-eal", 8, 1, NULL },
 	{ "lcores", 9, 1, NULL },
+	{ "app-eal-unload", 10, 1, NULL },
 };
 
 int
@@ -532,7 +623,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 2 || i == RTE_DIM(modes)) {
 		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads|unasked|"
-			"app-eal|lcores\n", argv[0]);
+			"app-eal|lcores|app-eal-unload\n", argv[0]);
 		return 1;
 	}
 	/* at most two tests a mode: tests[2] stays the terminator */

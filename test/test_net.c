@@ -373,7 +373,7 @@ look_at_link_next(void)
 {
 	sink->polls = DFI_TICK_POLLS - 1;
 	port->rt->next_check_tsc = 0;
-	__atomic_store_n(&port->rt->lsc_event, 1, __ATOMIC_RELEASE);
+	port->rt->next_link_tsc = 0;
 }
 
 /* What the provider put on the wire: @return the datagrams to MAC to among

@@ -26,6 +26,7 @@
 #include "queue.h"
 #include "rxtx.h"
 #include "steer.h"
+#include "tap.h"
 
 #define POOL_CACHE		256
 /* How often a polled port looks at its neighbour timers, and at its link when
@@ -63,14 +64,22 @@ dfi_queue_rt_alloc(void)
 	return rt;
 }
 
-static int
-lsc_event(uint16_t port_id __rte_unused, enum rte_eth_event_type type __rte_unused,
-	  void *arg, void *ret_param __rte_unused)
-{
-	struct dfi_port_rt *rt = arg;
+/*
+ * Set by the LSC callback, taken by the port's tick. Not in dfi_port_rt: with
+ * an application's EAL the callback stays registered after the unload frees
+ * rt (it cannot be unregistered once that EAL may be cleaned up), and the
+ * interrupt thread may still call it; the library is never unloaded
+ * (-z nodelete), so this array and the callback outlive rt.
+ */
+static uint32_t lsc_events[RTE_MAX_ETHPORTS];
 
+static int
+lsc_event(uint16_t port_id, enum rte_eth_event_type type __rte_unused, void *arg __rte_unused,
+	  void *ret_param __rte_unused)
+{
 	/* the EAL interrupt thread: the next poller reads the new state */
-	__atomic_store_n(&rt->lsc_event, 1, __ATOMIC_RELEASE);
+	if (port_id < RTE_MAX_ETHPORTS)
+		__atomic_store_n(&lsc_events[port_id], 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -184,7 +193,9 @@ port_configure(struct dfi_port *port)
 	if (*info.dev_flags & RTE_ETH_DEV_INTR_LSC)
 		conf.intr_conf.lsc = 1;
 	rt->revive = dfi_memif_is_client(port->port_id);
-	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
+	rt->nb_steered = dfi_steer_queues(port, &info,
+					  RTE_MIN(dfi_queue_conf.steer_queues,
+						  dfi_tap_queue_pairs_max(port->port_id) - 1));
 	rt->nb_queues = (uint16_t)(1 + rt->nb_steered);
 	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
 	if (ret != 0)
@@ -216,7 +227,7 @@ port_configure(struct dfi_port *port)
 			  (conf.intr_conf.lsc != 0 ? LINK_LSC_CHECK_MS : DFI_LINK_POLL_MS);
 	if (conf.intr_conf.lsc != 0 && !rt->ever_started)
 		rte_eth_dev_callback_register(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
-					      rt);
+					      NULL);
 	NET_LOG(INFO, "%s: %u queue pair(s) (%u steerable), %u/%u descriptors, "
 		"tx offloads 0x%" PRIx64 ", rx offloads 0x%" PRIx64, port->name, rt->nb_queues,
 		rt->nb_steered, nb_rxd, nb_txd, rt->tx_offloads, rt->rx_offloads);
@@ -619,7 +630,7 @@ dfi_port_tick(struct dfi_port *port, uint64_t now)
 	dfi_neigh_tick(port, now);
 	if (rt->fault != NULL)
 		dfi_wire_xmit_shared(port, NULL, 0);	/* a frame held back goes now */
-	if (__atomic_exchange_n(&rt->lsc_event, 0, __ATOMIC_ACQ_REL) != 0 ||
+	if (__atomic_exchange_n(&lsc_events[port->port_id], 0, __ATOMIC_ACQ_REL) != 0 ||
 	    now >= RT_LOAD(rt->next_link_tsc)) {
 		RT_STORE(rt->next_link_tsc, now + rt->link_period);
 		link_update(port);
@@ -696,7 +707,7 @@ dfi_queue_fini(struct dfi_port *port, bool own_eal)
 		port_halt(port);
 	if (release && rt->ever_started) {
 		rte_eth_dev_callback_unregister(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
-						rt);
+						NULL);
 		rte_eth_dev_close(port->port_id);
 	}
 	if (held)

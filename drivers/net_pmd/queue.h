@@ -91,7 +91,6 @@ struct dfi_port_rt {
 	uint64_t check_period;
 	uint64_t link_period;		/* between looks at the link */
 	uint32_t link_epoch;		/* bumped at each change: odd while the link is up */
-	uint32_t lsc_event;		/* set by the LSC interrupt callback */
 	uint32_t intr_busy;		/* gated: the interrupt thread is out of its gate */
 	uint32_t wire_busy;		/* gated, lock-free: the port's thread is in a burst */
 
