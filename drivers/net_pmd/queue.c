@@ -26,7 +26,6 @@
 #include "queue.h"
 #include "rxtx.h"
 #include "steer.h"
-#include "tap.h"
 
 #define POOL_CACHE		256
 /* How often a polled port looks at its neighbour timers, and at its link when
@@ -193,9 +192,7 @@ port_configure(struct dfi_port *port)
 	if (*info.dev_flags & RTE_ETH_DEV_INTR_LSC)
 		conf.intr_conf.lsc = 1;
 	rt->revive = dfi_memif_is_client(port->port_id);
-	rt->nb_steered = dfi_steer_queues(port, &info,
-					  RTE_MIN(dfi_queue_conf.steer_queues,
-						  dfi_tap_queue_pairs_max(port->port_id) - 1));
+	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
 	rt->nb_queues = (uint16_t)(1 + rt->nb_steered);
 	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
 	if (ret != 0)

@@ -13,6 +13,7 @@
 #include "queue.h"
 #include "rxtx.h"
 #include "steer.h"
+#include "tap.h"
 
 struct steer_rule {
 	struct rte_flow_attr attr;
@@ -60,7 +61,8 @@ dfi_steer_queues(struct dfi_port *port, const struct rte_eth_dev_info *info, uin
 	memset(&err, 0, sizeof(err));
 	if (rte_flow_validate(port->port_id, &r.attr, r.pattern, r.actions, &err) == -ENOSYS)
 		return 0;
-	max = (uint16_t)RTE_MIN(info->max_rx_queues, info->max_tx_queues);
+	max = (uint16_t)RTE_MIN(RTE_MIN(info->max_rx_queues, info->max_tx_queues),
+				dfi_tap_queue_pairs_max(port->port_id));
 	if (max <= 1)
 		return 0;
 	return (uint16_t)RTE_MIN(wanted, max - 1);

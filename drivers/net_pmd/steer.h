@@ -21,7 +21,8 @@ struct dfi_sink;
 
 /**
  * @return how many queue pairs to configure beyond the shared one: 0 when
- *   the PMD has no rte_flow, else FI_DPDK_STEER_QUEUES bounded by the PMD.
+ *   the PMD has no rte_flow, else FI_DPDK_STEER_QUEUES bounded by the PMD
+ *   (and by what its start can take: tap.h).
  */
 uint16_t dfi_steer_queues(struct dfi_port *port, const struct rte_eth_dev_info *info,
 			  uint16_t wanted);
