@@ -32,6 +32,11 @@
  *              the application, a link change still reaches the port's
  *              callbacks, and the provider's touches nothing it freed
  *              (AddressSanitizer, which runs the unit suite too, tells).
+ *   exit-open  a program that exits with its endpoints open: libfabric
+ *              unloads the provider then (its cleanup), and the provider's
+ *              threads that progress endpoints (a thread-safe domain's
+ *              watchdog, an armed wait set's helper) touch nothing the
+ *              unload freed.
  *
  * bad, help, lookalike and quote run each command line in a child process,
  * waited for with a time limit, with its standard output and error in files:
@@ -544,6 +549,49 @@ test_app_eal_unload(void)
 	rte_eth_dev_callback_unregister(port, RTE_ETH_EVENT_INTR_LSC, lsc_seen, &seen);
 }
 
+/* LeakSanitizer's, in the ASan build: what a test leaves open on purpose */
+void __lsan_disable(void) __attribute__((weak));
+void __lsan_enable(void) __attribute__((weak));
+
+/*
+ * exit() runs libfabric's destructor, which calls the provider's cleanup
+ * with whatever the program left open, while the process's other threads
+ * still run: the provider's own must not run on into what it frees. The
+ * wait is many watchdog periods, on a port with no traffic.
+ */
+static void
+test_exit_open(void)
+{
+	struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 16,
+				      .wait_obj = FI_WAIT_SET };
+	struct fi_wait_attr wait_attr = { .wait_obj = FI_WAIT_FD };
+	struct fi_av_attr av_attr = { .type = FI_AV_TABLE };
+	struct timespec wait = { .tv_nsec = 50 * 1000 * 1000 };
+	struct test_domain td;
+	struct test_node node;
+	struct fid_wait *set;
+	struct fid_av *av;
+	struct fid *armed;
+	int ret;
+
+	if (__lsan_disable != NULL)
+		__lsan_disable();
+	ret = test_domain_open_attr(&td, FI_EP_RDM, FI_FORMAT_UNSPEC, FI_MSG, 0, FI_THREAD_SAFE,
+				    "net_null0");
+	ret = ret ? ret : fi_wait_open(td.fabric, &wait_attr, &set);
+	cq_attr.wait_set = ret == 0 ? set : NULL;
+	ret = ret ? ret : fi_av_open(td.domain, &av_attr, &av, NULL);
+	ret = ret ? ret : test_node_open(&node, &td, av, &cq_attr, FI_WAIT_NONE);
+	if (__lsan_enable != NULL)
+		__lsan_enable();
+	CU_ASSERT_EQUAL_FATAL(ret, 0);
+	/* the wait set's helper watches the CQ, progressing its endpoint */
+	armed = &set->fid;
+	CU_ASSERT_EQUAL(fi_trywait(td.fabric, &armed, 1), 0);
+	provider_unload();
+	CU_ASSERT_EQUAL(nanosleep(&wait, NULL), 0);
+}
+
 /*
  * FI_DPDK_EAL_ARGS that choose the lcores (-l, -c, --lcores) ask for DPDK's
  * pinning of the calling thread, which is kept; other arguments leave the
@@ -586,6 +634,7 @@ static CU_TestInfo all_tests[] = {
 	{ "an application's EAL is a request", test_app_eal },
 	{ "lcores chosen in FI_DPDK_EAL_ARGS pin the caller", test_lcores_pin },
 	{ "a link change after the provider left an application's port", test_app_eal_unload },
+	{ "an exit with endpoints open", test_exit_open },
 };
 
 /* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
@@ -605,6 +654,7 @@ static const struct {
 	{ "app-eal", 8, 1, NULL },
 	{ "lcores", 9, 1, NULL },
 	{ "app-eal-unload", 10, 1, NULL },
+	{ "exit-open", 11, 1, TEST_EAL_BASE " --vdev=net_null0" },
 };
 
 int
@@ -623,7 +673,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 2 || i == RTE_DIM(modes)) {
 		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads|unasked|"
-			"app-eal|lcores|app-eal-unload\n", argv[0]);
+			"app-eal|lcores|app-eal-unload|exit-open\n", argv[0]);
 		return 1;
 	}
 	/* at most two tests a mode: tests[2] stays the terminator */

@@ -18,6 +18,7 @@
 #include "eal.h"
 #include "fabric.h"
 #include "getinfo.h"
+#include "helper.h"
 #include "params.h"
 #include "port.h"
 #include "prov.h"
@@ -76,6 +77,8 @@ dfi_cleanup(void)
 	/* a forked child's exit: the ports and the EAL are its parent's */
 	if (dfi_eal_forked())
 		return;
+	/* a program that exits with objects open: our threads still poll them */
+	dfi_helpers_stop();
 	dfi_ports_fini(dfi_eal_owned());
 	dfi_eal_fini();
 }

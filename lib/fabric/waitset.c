@@ -120,12 +120,35 @@ wait_helper(void *arg)
 	return NULL;
 }
 
+/* Joins the helper, when it runs; for good: it is not started again. */
+static void
+wait_helper_stop(struct dfi_helper *entry)
+{
+	struct dfi_wait *wait = container_of(entry, struct dfi_wait, helper_entry);
+	bool running;
+
+	pthread_mutex_lock(&wait->lock);
+	wait->stop = true;
+	running = wait->helper_running;
+	pthread_cond_signal(&wait->cond);
+	pthread_mutex_unlock(&wait->lock);
+	if (!running)
+		return;
+	pthread_join(wait->helper, NULL);
+	pthread_mutex_lock(&wait->lock);
+	wait->helper_running = false;
+	pthread_mutex_unlock(&wait->lock);
+}
+
 /* Starts the helper the first time, and arms it; the lock is held. */
 static int
 wait_arm(struct dfi_wait *wait)
 {
 	int ret;
 
+	/* stopped for good (the provider's cleanup): the caller polls */
+	if (wait->stop)
+		return -FI_EAGAIN;
 	if (!wait->helper_running) {
 		ret = pthread_create(&wait->helper, NULL, wait_helper, wait);
 		if (ret != 0) {
@@ -260,11 +283,9 @@ wait_close(struct fid *fid)
 			 wait->nb_members);
 		return -FI_EBUSY;
 	}
-	wait->stop = true;
-	pthread_cond_signal(&wait->cond);
 	pthread_mutex_unlock(&wait->lock);
-	if (wait->helper_running)
-		pthread_join(wait->helper, NULL);
+	dfi_helper_unlist(&wait->helper_entry);
+	wait_helper_stop(&wait->helper_entry);
 	close(wait->fd);
 	pthread_cond_destroy(&wait->cond);
 	pthread_mutex_destroy(&wait->lock);
@@ -318,6 +339,7 @@ dfi_wait_open(struct fid_fabric *fabric_fid, struct fi_wait_attr *attr, struct f
 	}
 	pthread_mutex_init(&wait->lock, NULL);
 	pthread_cond_init(&wait->cond, NULL);
+	dfi_helper_list(&wait->helper_entry, wait_helper_stop);
 	dfi_fabric_hold(fabric);
 	*waitset = &wait->wait_fid;
 	return 0;

@@ -27,6 +27,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_eq.h>
 
+#include "helper.h"
+
 #define DFI_WAIT_NAP_US		100
 
 struct dfi_fabric;
@@ -49,6 +51,7 @@ struct dfi_wait {
 	bool helper_running;
 	bool armed;			/* fi_trywait() returned 0: the helper watches */
 	bool stop;
+	struct dfi_helper helper_entry;	/* listed while the set is open (helper.h) */
 };
 
 /** fi_wait_open() on one of our fabrics. */

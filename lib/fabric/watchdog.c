@@ -32,10 +32,33 @@ watchdog_main(void *arg)
 	return NULL;
 }
 
+/* Joins the thread, when it runs; not under the list, which it takes. */
+static void
+watchdog_stop(struct dfi_helper *helper)
+{
+	struct dfi_watchdog *w = container_of(helper, struct dfi_watchdog, helper);
+	struct dfi_guard *held = dfi_guard_lock(w->list);
+	bool running = w->running;
+
+	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+	dfi_guard_unlock(held);
+	if (!running)
+		return;
+	pthread_join(w->thread, NULL);
+	held = dfi_guard_lock(w->list);
+	w->running = false;
+	dfi_guard_unlock(held);
+}
+
 int
 dfi_watchdog_init(struct dfi_domain *domain)
 {
-	return dfi_guard_new(true, false, &domain->watchdog.list);
+	struct dfi_watchdog *w = &domain->watchdog;
+	int ret = dfi_guard_new(true, false, &w->list);
+
+	if (ret == 0)
+		dfi_helper_list(&w->helper, watchdog_stop);
+	return ret;
 }
 
 int
@@ -79,11 +102,8 @@ dfi_watchdog_fini(struct dfi_domain *domain)
 {
 	struct dfi_watchdog *w = &domain->watchdog;
 
-	if (w->running) {
-		__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
-		pthread_join(w->thread, NULL);
-		w->running = false;
-	}
+	dfi_helper_unlist(&w->helper);
+	watchdog_stop(&w->helper);
 	dfi_progress_fini(&w->eps);
 	dfi_guard_put(w->list);
 	w->list = NULL;

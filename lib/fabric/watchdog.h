@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "helper.h"
 #include "progress.h"
 
 #define DFI_WATCHDOG_US		1000
@@ -45,11 +46,15 @@ struct dfi_watchdog {
 	struct dfi_progress eps;	/* enabled endpoints, under list */
 	struct dfi_guard *list;		/* eps' own lock, taken before theirs */
 	pthread_t thread;
-	bool running;
+	bool running;			/* under list */
 	uint32_t stop;
+	struct dfi_helper helper;	/* listed while the domain is open */
 };
 
-/** The watchdog's list of a new domain. @return 0, or -FI_ENOMEM. */
+/**
+ * The watchdog's list of a new domain, listed as a helper (helper.h), whose
+ * stop may come from the provider's cleanup. @return 0, or -FI_ENOMEM.
+ */
 int dfi_watchdog_init(struct dfi_domain *domain);
 
 /**
