@@ -32,6 +32,8 @@
 #   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 #   -j writes the medians of each mode and size as JSON, for scripts/plot.py
+#   WIRE_PAIR_DEADLINE_S: how long a pair of processes may run (300 s, 600 s
+#   with -f); one that outlives it has its threads' stacks printed, and is killed
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -107,7 +109,7 @@ if [ -n "$turns" ]; then
 		args=(-e "$mode" -d net_memif0 --floor net_memif1 $block -S "$sizes"
 		      ${iters:+-I $iters} $verify $stream $batch)
 		# shellcheck disable=SC2046
-		if ! wire_pair 600 "$tmp/$mode.server" "$tmp/$mode.out" \
+		if ! wire_pair "${WIRE_PAIR_DEADLINE_S:-600}" "$tmp/$mode.server" "$tmp/$mode.out" \
 			::: "$pp" $(wire_eal server) -- "${args[@]}" \
 			::: "$pp" $(wire_eal client) -- "${args[@]}" "$host"; then
 			echo "pingpong $mode (in turns with the floor) failed:" >&2
@@ -133,7 +135,7 @@ for round in $(seq 1 "$rounds"); do
 		esac
 		out=$tmp/$mode.$round
 		# shellcheck disable=SC2086
-		if ! wire_pair 300 "$out.server" "$out.json" \
+		if ! wire_pair "${WIRE_PAIR_DEADLINE_S:-300}" "$out.server" "$out.json" \
 			::: "$pp" $(wire_eal server) -- "${args[@]}" -S "$sizes" $per_round $verify \
 			$stream --json \
 			::: "$pp" $(wire_eal client) -- "${args[@]}" -S "$sizes" $per_round $verify \

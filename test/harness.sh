@@ -299,6 +299,25 @@ wire_run() {
 	WIRE_PIDS+=("$WIRE_PID")
 }
 
+# wire_stacks PID: the threads of a process that outlived its deadline, for the
+# log, before it is killed: each one's stack with gdb (in the image these tests
+# run on), or its state and kernel wait channel without
+wire_stacks() {
+	local pid=$1 t
+	kill -0 "$pid" 2>/dev/null || return 0
+	echo "# process $pid outlived its deadline: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+		cut -c1-200)"
+	if command -v gdb >/dev/null; then
+		timeout 60 gdb -p "$pid" -batch -ex 'thread apply all bt 16' 2>/dev/null |
+			grep -E '^(Thread|#)' | head -n 160 | sed 's|^|#   |'
+		return 0
+	fi
+	for t in /proc/"$pid"/task/*; do
+		echo "#   thread $(cat "$t/comm" 2>/dev/null): state $(cut -d' ' -f3 "$t/stat" \
+			2>/dev/null), waiting in $(cat "$t/wchan" 2>/dev/null)"
+	done
+}
+
 # wire_wait PID DEADLINE_S: the exit status, or 124 when killed at the deadline.
 # Nothing runs meanwhile but one sleep to the deadline: a loop that ran date
 # and sleep every 50 ms took a vCPU from the pair it waited for, a process
@@ -320,6 +339,7 @@ wire_wait() {
 		wait "$timer" 2>/dev/null
 		return "$rc"
 	fi
+	wire_stacks "$pid"
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	return 124

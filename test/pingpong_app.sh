@@ -17,6 +17,8 @@ here=$(dirname "$0")
 . "$here/harness.sh"
 
 export PINGPONG=$1 FI_PROVIDER_PATH=$2
+# a pair that hangs is shown (its stacks) and killed well within meson's limit
+export WIRE_PAIR_DEADLINE_S=60
 wire=$3
 shift 3
 if ! wire_available "$wire"; then
