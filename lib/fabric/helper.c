@@ -2,7 +2,7 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* The list of the provider's running helper threads (see helper.h). */
+/* The list of the owners of the provider's helper threads (see helper.h). */
 
 #include <pthread.h>
 

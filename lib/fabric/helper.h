@@ -7,8 +7,9 @@
  * (watchdog.h) and a wait set's helper (waitset.h). A program that exits
  * with them running (its objects left open, as exit() allows) has
  * libfabric's destructor call the provider's cleanup while they still run,
- * and the cleanup frees the ports they poll: each is listed here as it
- * starts, and the cleanup stops them all first.
+ * and the cleanup frees the ports they poll: each owner (a domain, a wait
+ * set) is listed here from its open to its close, and the cleanup stops
+ * every listed owner's thread first.
  */
 
 #ifndef _DFI_HELPER_H_
@@ -19,7 +20,7 @@
 
 struct dfi_helper;
 
-/** Stops and joins the helper's thread; the thread it stops never lists or unlists. */
+/** Stops and joins the owner's thread when it runs; that thread never lists or unlists. */
 typedef void (*dfi_helper_stop_t)(struct dfi_helper *helper);
 
 struct dfi_helper {
@@ -28,7 +29,7 @@ struct dfi_helper {
 	bool listed;
 };
 
-/** Lists a helper whose thread was just started. */
+/** Lists a helper as its owner opens, before its thread may start. */
 void dfi_helper_list(struct dfi_helper *helper, dfi_helper_stop_t stop);
 
 /**
