@@ -124,6 +124,14 @@ wire_teardown() {
 	rm -f "/run/dfi-$WIRE_ID.sock" "/run/dfi-$WIRE_ID-floor.sock"
 }
 
+# wire_pingpong_env PINGPONG PROVIDER_DIR: what a test that runs
+# scripts/pingpong.sh gives it: the program, the provider, and a deadline for
+# each pair of processes well within meson's limit, so that a pair that hangs
+# is shown (its threads' stacks) and killed
+wire_pingpong_env() {
+	export PINGPONG=$1 FI_PROVIDER_PATH=$2 WIRE_PAIR_DEADLINE_S=60
+}
+
 # wire_available veth: 0 when this host can build that wire
 wire_available() {
 	case $1 in

@@ -16,9 +16,7 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 . "$here/harness.sh"
 
-export PINGPONG=$1 FI_PROVIDER_PATH=$2
-# a pair that hangs is shown (its stacks) and killed well within meson's limit
-export WIRE_PAIR_DEADLINE_S=60
+wire_pingpong_env "$1" "$2"
 wire=$3
 shift 3
 if ! wire_available "$wire"; then
