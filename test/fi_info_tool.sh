@@ -56,6 +56,14 @@ out=$("$tool" $eal -- -l 2>/dev/null)
 check "-l lists the provider" contains "$out" '^dpdk:$'
 check "-l lists only it" count_is "$out" ':$' 1
 
+# the exit status 1 looked for below is the tool's own, not a crash's: in a
+# program that loaded libfabric, a crash ends it by its signal (lib.sh)
+(python3 -c 'import ctypes, os, signal
+info = ctypes.c_void_p()
+ctypes.CDLL("libfabric.so.1").fi_getinfo(ctypes.c_uint32(1 << 16 | 17), None, None,
+                                         ctypes.c_uint64(0), None, ctypes.byref(info))
+os.kill(os.getpid(), signal.SIGSEGV)') 2>/dev/null
+check "a crash after fi_getinfo() ends by SIGSEGV, not by exit 1" test $? -eq $((128 + 11))
 "$tool" $eal -- -t FI_EP_BOGUS >/dev/null 2>&1
 check "unknown endpoint type: usage error" test $? -eq 1
 "$tool" --no-huge --bogus-eal-option -- >/dev/null 2>&1

@@ -38,6 +38,8 @@
 # its own cleanup with wire_on_exit. SIGINT and SIGTERM end the script
 # through the same trap.
 
+# a crash ends its process by its signal, not by psm's exit 1 (test/lib.sh)
+export IPATH_NO_BACKTRACE=1
 WIRE=
 WIRE_ID="$$-$RANDOM"
 WIRE_PIDS=()
