@@ -37,6 +37,8 @@
  *              threads that progress endpoints (a thread-safe domain's
  *              watchdog, an armed wait set's helper) touch nothing the
  *              unload freed.
+ *   app-eal-bond  the members of a net_bonding port (named by its device
+ *              arguments, or added by the application) are no domains.
  *
  * bad, help, lookalike and quote run each command line in a child process,
  * waited for with a time limit, with its standard output and error in files:
@@ -58,6 +60,7 @@
 
 #include <rte_common.h>
 #include <rte_eal.h>
+#include <rte_eth_bond.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
@@ -430,8 +433,9 @@ test_concurrent_start(void)
 
 /* fi_getinfo() with hints that name no provider, as fi_info and Open MPI call
  * it: the number of entries that are dpdk's. */
+/* @return the dpdk entries of getinfo without hints; of one domain's, when named. */
 static int
-dpdk_entries_unnamed(void)
+dpdk_entries(const char *domain)
 {
 	struct fi_info *hints = fi_allocinfo(), *info = NULL, *cur;
 	int n = 0;
@@ -439,7 +443,8 @@ dpdk_entries_unnamed(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hints);
 	if (fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) == 0) {
 		for (cur = info; cur != NULL; cur = cur->next)
-			n += strcmp(cur->fabric_attr->prov_name, "dpdk") == 0;
+			n += strcmp(cur->fabric_attr->prov_name, "dpdk") == 0 &&
+			     (domain == NULL || strcmp(cur->domain_attr->name, domain) == 0);
 	}
 	fi_freeinfo(info);
 	fi_freeinfo(hints);
@@ -455,13 +460,13 @@ static void
 test_unasked(void)
 {
 	unsetenv("FI_PROVIDER");
-	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 0);
+	CU_ASSERT_EQUAL(dpdk_entries(NULL), 0);
 	CU_ASSERT_EQUAL(rte_eal_iova_mode(), RTE_IOVA_DC);
 	CU_ASSERT_STRING_EQUAL(rte_eal_get_runtime_dir(), "");
 	CU_ASSERT_EQUAL(rte_lcore_count(), 0);
 	/* the variable is read on each call, and asks for dpdk */
 	setenv("FI_DPDK_EAL_ARGS", TEST_EAL_BASE " --vdev=net_null0", 1);
-	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 3);
+	CU_ASSERT_EQUAL(dpdk_entries(NULL), 3);
 	CU_ASSERT(rte_eal_iova_mode() != RTE_IOVA_DC);
 }
 
@@ -470,7 +475,36 @@ test_app_eal(void)
 {
 	unsetenv("FI_PROVIDER");
 	CU_ASSERT_FATAL(test_eal_init("test_eal", TEST_EAL_BASE " --vdev=net_null0") >= 0);
-	CU_ASSERT_EQUAL(dpdk_entries_unnamed(), 3);
+	CU_ASSERT_EQUAL(dpdk_entries(NULL), 3);
+}
+
+/*
+ * fi_getinfo(3) lists the domains an application may open. The bonding PMD
+ * configures, starts and polls its members: one is no domain, whether the
+ * bond's device arguments name it (by name or port number; it joins as the
+ * bond is configured) or the application adds it.
+ */
+static void
+test_app_eal_bond(void)
+{
+	uint16_t bond, added;
+
+	unsetenv("FI_PROVIDER");
+	CU_ASSERT_FATAL(test_eal_init("test_eal", TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1"
+				      " --vdev=net_null2 --vdev=net_null3"
+				      " --vdev=net_bonding0,mode=1,slave=net_null1,slave=3") >= 0);
+	CU_ASSERT_EQUAL(dpdk_entries("net_bonding0"), 3);
+	CU_ASSERT_EQUAL(dpdk_entries("net_null0"), 3);
+	CU_ASSERT_EQUAL(dpdk_entries("net_null1"), 0);
+	CU_ASSERT_EQUAL(dpdk_entries("net_null3"), 0);
+	CU_ASSERT_EQUAL(dpdk_entries("net_null2"), 3);
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_bonding0", &bond) == 0);
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null2", &added) == 0);
+	CU_ASSERT_EQUAL_FATAL(rte_eth_bond_slave_add(bond, added), 0);
+	CU_ASSERT_EQUAL(dpdk_entries("net_null2"), 0);
+	CU_ASSERT_EQUAL(dpdk_entries(NULL), 2 * 3);
+	/* the application's port: it frees what the PMD kept of its arguments */
+	CU_ASSERT_EQUAL(rte_eth_dev_close(bond), 0);
 }
 
 /*
@@ -635,6 +669,7 @@ static CU_TestInfo all_tests[] = {
 	{ "lcores chosen in FI_DPDK_EAL_ARGS pin the caller", test_lcores_pin },
 	{ "a link change after the provider left an application's port", test_app_eal_unload },
 	{ "an exit with endpoints open", test_exit_open },
+	{ "a bonded port's members are no domains", test_app_eal_bond },
 };
 
 /* A mode runs all_tests[first] to [first + count - 1] with FI_DPDK_EAL_ARGS
@@ -655,6 +690,7 @@ static const struct {
 	{ "lcores", 9, 1, NULL },
 	{ "app-eal-unload", 10, 1, NULL },
 	{ "exit-open", 11, 1, TEST_EAL_BASE " --vdev=net_null0" },
+	{ "app-eal-bond", 12, 1, NULL },
 };
 
 int
@@ -673,7 +709,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 2 || i == RTE_DIM(modes)) {
 		fprintf(stderr, "usage: %s default|bad|help|lookalike|quote|threads|unasked|"
-			"app-eal|lcores|app-eal-unload|exit-open\n", argv[0]);
+			"app-eal|lcores|app-eal-unload|exit-open|app-eal-bond\n", argv[0]);
 		return 1;
 	}
 	/* at most two tests a mode: tests[2] stays the terminator */

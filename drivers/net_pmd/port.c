@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 
 #include "af_packet.h"
+#include "bond.h"
 #include "dfi.h"
 #include "memif.h"
 #include "net_log.h"
@@ -294,6 +295,11 @@ dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max)
 			}
 			port->port_id = port_id;
 			ports[port_id] = port;
+		}
+		if (port->domain_refs == 0 && dfi_bond_member(port_id)) {
+			port->present = false;
+			NET_LOG(DEBUG, "port %u: a bonded port's member, no domain", port_id);
+			continue;
 		}
 		if (port->domain_refs == 0) {
 			ret = port_refresh(port, ifas, assign);

@@ -221,7 +221,8 @@ dfi_domain_open(struct fid_fabric *fabric_fid, struct fi_info *info,
 	attr = info->domain_attr;
 	port = dfi_port_acquire(attr->name, attr->threading == FI_THREAD_DOMAIN);
 	if (port == NULL) {
-		DFI_WARN(FI_LOG_DOMAIN, "no DPDK port is named '%s'", attr->name);
+		DFI_WARN(FI_LOG_DOMAIN, "no DPDK port named '%s' can be a domain (fi_getinfo "
+			 "lists those that can)", attr->name);
 		return -FI_ENODEV;
 	}
 	if (strcmp(port->fabric_name, fabric->name) != 0) {

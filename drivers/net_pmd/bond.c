@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The fi-dpdk authors
+ */
+
+/* Members of net_bonding ports, told apart from ports of their own (bond.h). */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+#include <rte_pci.h>
+
+#include "bond.h"
+#include "devargs.h"
+
+/* drivers/net/bonding: the driver, and its key naming a member (DPDK 22.11) */
+#define BOND_DRIVER	"net_bonding"
+#define BOND_MEMBER_KEY	"slave"
+
+struct member_query {
+	uint16_t port_id;
+	const char *dev_name;	/* the port's device's */
+	bool found;
+};
+
+/*
+ * An arg_handler_t: whether a bond's "slave" value names the queried port,
+ * read as the bonding PMD reads it (parse_port_id()): a PCI address, else a
+ * device name, else a port number.
+ */
+static int
+member_named(const char *key __rte_unused, const char *value, void *arg)
+{
+	struct member_query *q = arg;
+	struct rte_pci_addr want, have;
+	char *end;
+	unsigned long id;
+
+	if (rte_pci_addr_parse(value, &want) == 0) {
+		q->found |= rte_pci_addr_parse(q->dev_name, &have) == 0 &&
+			    rte_pci_addr_cmp(&want, &have) == 0;
+	} else if (strcmp(value, q->dev_name) == 0) {
+		q->found = true;
+	} else {
+		id = strtoul(value, &end, 10);
+		q->found |= end != value && *end == '\0' && id == q->port_id;
+	}
+	return 0;
+}
+
+bool
+dfi_bond_member(uint16_t port_id)
+{
+	struct member_query q = { .port_id = port_id };
+	struct rte_eth_dev_info info;
+	uint16_t bond;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.device == NULL)
+		return false;
+	if (info.dev_flags != NULL && (*info.dev_flags & RTE_ETH_DEV_BONDED_SLAVE) != 0)
+		return true;
+	q.dev_name = rte_dev_name(info.device);
+	RTE_ETH_FOREACH_DEV(bond) {
+		if (bond != port_id && dfi_driver_is(bond, BOND_DRIVER))
+			dfi_devarg(bond, BOND_MEMBER_KEY, member_named, &q);
+		if (q.found)
+			return true;
+	}
+	return false;
+}
