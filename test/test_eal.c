@@ -432,8 +432,7 @@ test_concurrent_start(void)
 }
 
 /* fi_getinfo() with hints that name no provider, as fi_info and Open MPI call
- * it: the number of entries that are dpdk's. */
-/* @return the dpdk entries of getinfo without hints; of one domain's, when named. */
+ * it: the number of entries that are dpdk's, all or one domain's. */
 static int
 dpdk_entries(const char *domain)
 {

@@ -296,12 +296,13 @@ dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max)
 			port->port_id = port_id;
 			ports[port_id] = port;
 		}
-		if (port->domain_refs == 0 && dfi_bond_member(port_id)) {
-			port->present = false;
-			NET_LOG(DEBUG, "port %u: a bonded port's member, no domain", port_id);
-			continue;
-		}
 		if (port->domain_refs == 0) {
+			if (dfi_bond_member(port_id)) {
+				port->present = false;
+				NET_LOG(DEBUG, "port %u: a bonded port's member, no domain",
+					port_id);
+				continue;
+			}
 			ret = port_refresh(port, ifas, assign);
 			port->present = ret == 0;
 			if (ret != 0)
