@@ -481,11 +481,14 @@ test_app_eal(void)
  * fi_getinfo(3) lists the domains an application may open. The bonding PMD
  * configures, starts and polls its members: one is no domain, whether the
  * bond's device arguments name it (by name or port number; it joins as the
- * bond is configured) or the application adds it.
+ * bond is configured) or the application adds it. A bond whose members have
+ * not joined yet is configured as it is listed, so that it has their MAC
+ * (its link-local address is drawn from it) and their limits.
  */
 static void
 test_app_eal_bond(void)
 {
+	struct rte_ether_addr mac, member_mac;
 	uint16_t bond, added;
 
 	unsetenv("FI_PROVIDER");
@@ -498,6 +501,12 @@ test_app_eal_bond(void)
 	CU_ASSERT_EQUAL(dpdk_entries("net_null3"), 0);
 	CU_ASSERT_EQUAL(dpdk_entries("net_null2"), 3);
 	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_bonding0", &bond) == 0);
+	/* listed, the bond was completed: its first member's MAC, not zeros */
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null1", &added) == 0);
+	CU_ASSERT_EQUAL(rte_eth_macaddr_get(bond, &mac), 0);
+	CU_ASSERT_EQUAL(rte_eth_macaddr_get(added, &member_mac), 0);
+	CU_ASSERT_FALSE(rte_is_zero_ether_addr(&mac));
+	CU_ASSERT_TRUE(rte_is_same_ether_addr(&mac, &member_mac));
 	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null2", &added) == 0);
 	CU_ASSERT_EQUAL_FATAL(rte_eth_bond_slave_add(bond, added), 0);
 	CU_ASSERT_EQUAL(dpdk_entries("net_null2"), 0);

@@ -9,11 +9,13 @@
 
 #include <rte_common.h>
 #include <rte_dev.h>
+#include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_pci.h>
 
 #include "bond.h"
 #include "devargs.h"
+#include "net_log.h"
 
 /* drivers/net/bonding: the driver, and its key naming a member (DPDK 22.11) */
 #define BOND_DRIVER	"net_bonding"
@@ -69,4 +71,28 @@ dfi_bond_member(uint16_t port_id)
 			return true;
 	}
 	return false;
+}
+
+int
+dfi_bond_complete(uint16_t port_id)
+{
+	struct rte_ether_addr mac;
+	struct rte_eth_conf conf;
+	int ret;
+
+	if (!dfi_driver_is(port_id, BOND_DRIVER) || rte_eth_macaddr_get(port_id, &mac) != 0 ||
+	    !rte_is_zero_ether_addr(&mac))
+		return 0;
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
+	if (ret != 0)
+		return ret;
+	ret = rte_eth_macaddr_get(port_id, &mac);
+	if (ret != 0 || rte_is_zero_ether_addr(&mac))
+		NET_LOG(WARNING, "port %u: a bond without members, or whose members give it "
+			"no MAC", port_id);
+	else
+		NET_LOG(INFO, "port %u: bond configured once, so that its members joined it",
+			port_id);
+	return 0;
 }

@@ -9,6 +9,11 @@
  * would configure it again under the bond. A member is one either by the
  * bond's device arguments (slave=..., added as the bond is configured) or by
  * rte_eth_bond_slave_add(), which flags it RTE_ETH_DEV_BONDED_SLAVE.
+ *
+ * Until the members of its device arguments joined, a bond is not what it
+ * will be: its MAC is all zero (the link-local address drawn from it too),
+ * and its queues and offloads are no member's (it offers 8 queue pairs that
+ * an af_packet member, with one, then refuses in the bond's configure).
  */
 
 #ifndef _DFI_BOND_H_
@@ -19,5 +24,16 @@
 
 /** @return true when the port is, or is to be, a member of a net_bonding port. */
 bool dfi_bond_member(uint16_t port_id);
+
+/**
+ * Has a net_bonding port whose MAC is still all zero configured once, with
+ * one queue pair and no offloads, so that the members its device arguments
+ * name join it: its facts (MAC, queues, offloads, frame size) are then its
+ * members'. Any other port, and a bond configured already (by the
+ * application, or an earlier call), is left as it is.
+ *
+ * @return 0, or the negative errno of rte_eth_dev_configure().
+ */
+int dfi_bond_complete(uint16_t port_id);
 
 #endif /* _DFI_BOND_H_ */

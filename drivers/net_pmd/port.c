@@ -303,7 +303,9 @@ dfi_ports_scan(const char *ipv4_param, struct dfi_port *snap, int max)
 					port_id);
 				continue;
 			}
-			ret = port_refresh(port, ifas, assign);
+			ret = dfi_bond_complete(port_id);
+			if (ret == 0)
+				ret = port_refresh(port, ifas, assign);
 			port->present = ret == 0;
 			if (ret != 0)
 				NET_LOG(WARNING, "port %u: cannot read its facts: %s", port_id,
