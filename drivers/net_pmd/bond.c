@@ -85,8 +85,11 @@ dfi_bond_complete(uint16_t port_id)
 		return 0;
 	memset(&conf, 0, sizeof(conf));
 	ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
-	if (ret != 0)
+	if (ret != 0) {
+		NET_LOG(WARNING, "port %u: a bond whose members could not join it: %s", port_id,
+			rte_strerror(-ret));
 		return ret;
+	}
 	ret = rte_eth_macaddr_get(port_id, &mac);
 	if (ret != 0 || rte_is_zero_ether_addr(&mac))
 		NET_LOG(WARNING, "port %u: a bond without members, or whose members give it "
