@@ -489,7 +489,7 @@ static void
 test_app_eal_bond(void)
 {
 	struct rte_ether_addr mac, member_mac;
-	uint16_t bond, added;
+	uint16_t bond, member, added;
 
 	unsetenv("FI_PROVIDER");
 	CU_ASSERT_FATAL(test_eal_init("test_eal", TEST_EAL_BASE " --vdev=net_null0 --vdev=net_null1"
@@ -502,9 +502,9 @@ test_app_eal_bond(void)
 	CU_ASSERT_EQUAL(dpdk_entries("net_null2"), 3);
 	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_bonding0", &bond) == 0);
 	/* listed, the bond was completed: its first member's MAC, not zeros */
-	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null1", &added) == 0);
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null1", &member) == 0);
 	CU_ASSERT_EQUAL(rte_eth_macaddr_get(bond, &mac), 0);
-	CU_ASSERT_EQUAL(rte_eth_macaddr_get(added, &member_mac), 0);
+	CU_ASSERT_EQUAL(rte_eth_macaddr_get(member, &member_mac), 0);
 	CU_ASSERT_FALSE(rte_is_zero_ether_addr(&mac));
 	CU_ASSERT_TRUE(rte_is_same_ether_addr(&mac, &member_mac));
 	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_null2", &added) == 0);
