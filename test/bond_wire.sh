@@ -32,12 +32,7 @@ for mode in dgram rdm; do
 		::: env FI_DPDK_IPV4="net_bonding0=$bond_ip/24" "$peer" $(wire_eal server) \
 		--vdev=net_bonding0,mode=1,slave=net_af_packet0 -- "${args[@]}" -d net_bonding0 \
 		::: "$peer" $(wire_eal client) -- "${args[@]}" "$host"
-	check "$mode over a bond: both sides exit 0, every reply checked" test $? -eq 0
-	out=$(cat "$tmp/$mode.client")
-	echo "$out"
-	for size in $sizes; do
-		check "$mode $size B: 2000 round trips through the bond" contains "$out" \
-			"^$mode +$size +2000 "
-	done
+	# shellcheck disable=SC2086
+	wire_pp_checks $? "$tmp/$mode.client" "the bond" "$mode" 2000 $sizes
 done
 finish

@@ -25,6 +25,8 @@
 #   wire_on_exit 'COMMAND'           # one more thing to undo on exit
 #   wire_hugepages N                 # N free 2 MB hugepages (root), the
 #                                    # reservation undone on exit
+#   wire_pp_checks RC CLOG WHAT MODE ITERS SIZE...
+#                                    # checks of a pingpong pair's run
 #
 # Server addresses for the veth wire: WIRE_SERVER_IP, WIRE_CLIENT_IP; its
 # interfaces' MTUs, when set: WIRE_VETH_MTU_SERVER, WIRE_VETH_MTU_CLIENT;
@@ -418,6 +420,22 @@ wire_free_port() {
 wire_link() {
 	[ "$WIRE" = veth ] || return 0
 	ip -n "$WIRE_NS_S" link set dfis0 "$1" && ip -n "$WIRE_NS_C" link set dfic0 "$1"
+}
+
+# wire_pp_checks RC CLIENT_LOG WHAT MODE ITERS SIZE...: the checks of a run of
+# app/pingpong's (-c: every reply checked) that wire_pair returned RC for:
+# both sides exited 0, and the client's table has ITERS round trips of MODE
+# for each SIZE; the client's output goes to the test's log
+wire_pp_checks() {
+	local rc=$1 log=$2 what=$3 mode=$4 iters=$5 out size
+	shift 5
+	check "$mode over $what: both sides exit 0, every reply checked" test "$rc" -eq 0
+	out=$(cat "$log")
+	echo "$out"
+	for size in "$@"; do
+		check "$mode $size B: $iters round trips over $what" contains "$out" \
+			"^$mode +$size +$iters "
+	done
 }
 
 # wire_pair DEADLINE_S SERVER_LOG CLIENT_LOG ::: SERVER_CMD... ::: CLIENT_CMD...

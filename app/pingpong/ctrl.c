@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctrl.h"
@@ -38,9 +39,22 @@ int
 pp_ctrl_accept_wait(int lfd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
-	int fd, one = 1;
+	struct timespec now, end;
+	int fd, n, one = 1;
+	long left = timeout_ms;
 
-	if (poll(&pfd, 1, timeout_ms) != 1)
+	/* a signal ends poll() whatever SA_RESTART says, and net_tap sends
+	 * the process one as frames arrive (its rx trigger): wait on */
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += timeout_ms / 1000;
+	end.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	while ((n = poll(&pfd, 1, (int)left)) < 0 && errno == EINTR) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000;
+		if (left < 0)
+			left = 0;
+	}
+	if (n != 1)
 		return -1;
 	fd = accept(lfd, NULL, NULL);
 	if (fd >= 0)

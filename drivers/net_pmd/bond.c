@@ -9,6 +9,7 @@
 
 #include <rte_common.h>
 #include <rte_dev.h>
+#include <rte_eth_bond.h>
 #include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_pci.h>
@@ -50,6 +51,17 @@ member_named(const char *key __rte_unused, const char *value, void *arg)
 		q->found |= end != value && *end == '\0' && id == q->port_id;
 	}
 	return 0;
+}
+
+uint16_t
+dfi_bond_members(uint16_t port_id, uint16_t *members)
+{
+	int n;
+
+	if (!dfi_driver_is(port_id, BOND_DRIVER))
+		return 0;
+	n = rte_eth_bond_slaves_get(port_id, members, RTE_MAX_ETHPORTS);
+	return n > 0 ? (uint16_t)n : 0;
 }
 
 bool

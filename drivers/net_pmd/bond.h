@@ -22,6 +22,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/**
+ * The members of a net_bonding port, into members (RTE_MAX_ETHPORTS of them).
+ *
+ * @return how many it has: 0 for any other port, and for a bond whose
+ *   members have not joined yet (dfi_bond_complete()).
+ */
+uint16_t dfi_bond_members(uint16_t port_id, uint16_t *members);
+
 /** @return true when the port is, or is to be, a member of a net_bonding port. */
 bool dfi_bond_member(uint16_t port_id);
 

@@ -2,10 +2,12 @@
  * Copyright(c) 2026 The fi-dpdk authors
  */
 
-/* net_tap ports: the queues their start can take (tap.h). */
+/* net_tap ports: the queue pairs they can be given (tap.h). */
 
-#include <rte_eal.h>
+#include <rte_common.h>
+#include <rte_ethdev.h>
 
+#include "bond.h"
 #include "devargs.h"
 #include "tap.h"
 
@@ -15,6 +17,13 @@
 uint16_t
 dfi_tap_queue_pairs_max(uint16_t port_id)
 {
-	/* each pair is two descriptors, its receive queue's and its transmit queue's */
-	return dfi_driver_is(port_id, TAP_DRIVER) ? RTE_MP_MAX_FD_NUM / 2 : UINT16_MAX;
+	uint16_t members[RTE_MAX_ETHPORTS], n, i, max = UINT16_MAX;
+
+	if (dfi_driver_is(port_id, TAP_DRIVER))
+		return 1;
+	/* a bond of bonds is bound by the members of its members */
+	n = dfi_bond_members(port_id, members);
+	for (i = 0; i < n; i++)
+		max = RTE_MIN(max, dfi_tap_queue_pairs_max(members[i]));
+	return max;
 }
