@@ -94,3 +94,11 @@ dfi_af_packet_frame_room(uint16_t port_id)
 	 * tpacket2_hdr, its sockaddr_ll kept */
 	return framesz(port_id) - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll));
 }
+
+uint16_t
+dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info)
+{
+	/* the PMD's queue pairs are its sockets (eth_dev_info()) */
+	return dfi_af_packet_is(port_id) ? RTE_MAX(RTE_MIN(info->max_rx_queues,
+							   info->max_tx_queues), 1) : 1;
+}

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct rte_eth_dev_info;
+
 /** @return true when the port is a net_af_packet port. */
 bool dfi_af_packet_is(uint16_t port_id);
 
@@ -42,5 +44,14 @@ bool dfi_af_packet_rings_ok(uint16_t port_id);
  *   smaller.
  */
 uint32_t dfi_af_packet_frame_room(uint16_t port_id);
+
+/**
+ * @return the queue pairs on which the port takes frames whether they are
+ *   configured or not: an af_packet port opens a socket per queue pair
+ *   ("qpairs") as it is probed, all in one fanout group, and the kernel
+ *   spreads the frames over them by flow hash (rolling over to another only
+ *   when one's ring is full). 1 for any other port.
+ */
+uint16_t dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info);
 
 #endif /* _DFI_AF_PACKET_H_ */

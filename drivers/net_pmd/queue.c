@@ -58,6 +58,7 @@ dfi_queue_rt_alloc(void)
 	rte_spinlock_init(&rt->neigh.lock);
 	pthread_mutex_init(&rt->ctl, NULL);
 	rt->locked = 1;
+	rt->nb_shared = 1;
 	rt->link_fd = -1;
 	rt->cc.fd = -1;
 	return rt;
@@ -193,7 +194,10 @@ port_configure(struct dfi_port *port)
 		conf.intr_conf.lsc = 1;
 	rt->revive = dfi_memif_is_client(port->port_id);
 	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
-	rt->nb_queues = (uint16_t)(1 + rt->nb_steered);
+	/* queues the kernel fills whatever we configure are all configured and
+	 * polled, or what lands on them is lost */
+	rt->nb_shared = rt->nb_steered == 0 ? dfi_af_packet_spread(port->port_id, &info) : 1;
+	rt->nb_queues = (uint16_t)(rt->nb_shared + rt->nb_steered);
 	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
 	if (ret != 0)
 		return ret;
@@ -225,9 +229,9 @@ port_configure(struct dfi_port *port)
 	if (conf.intr_conf.lsc != 0 && !rt->ever_started)
 		rte_eth_dev_callback_register(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
 					      NULL);
-	NET_LOG(INFO, "%s: %u queue pair(s) (%u steerable), %u/%u descriptors, "
+	NET_LOG(INFO, "%s: %u queue pair(s) (%u shared, %u steerable), %u/%u descriptors, "
 		"tx offloads 0x%" PRIx64 ", rx offloads 0x%" PRIx64, port->name, rt->nb_queues,
-		rt->nb_steered, nb_rxd, nb_txd, rt->tx_offloads, rt->rx_offloads);
+		rt->nb_shared, rt->nb_steered, nb_rxd, nb_txd, rt->tx_offloads, rt->rx_offloads);
 	return 0;
 }
 

@@ -73,6 +73,8 @@ struct dfi_port_rt {
 	uint32_t locked;		/* 0: one FI_THREAD_DOMAIN domain drives the port */
 	uint16_t nb_queues;		/* queue pairs configured */
 	uint16_t nb_steered;		/* of those, dedicated to endpoints by rte_flow */
+	uint16_t nb_shared;		/* queues 0 to nb_shared - 1, polled as one; more
+					 * than 1 only with none steered (af_packet.h) */
 	uint64_t tx_offloads;
 	uint64_t rx_offloads;
 	uint32_t tx_flush_bytes;	/* staged bytes that leave at once (rxtx.h) */

@@ -584,9 +584,10 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 	struct rte_mbuf *burst[DFI_RX_BURST], *faulty[2 * DFI_RX_BURST + 1], **in = burst;
 	struct dfi_sink *sink;
 	uint16_t i, nb, max = DFI_RX_BURST;
+	bool shared = queue < rt->nb_shared;
 
 	/* a steered queue is its owner's: take no more than the owner has room for */
-	if (queue != 0)
+	if (!shared)
 		max = (uint16_t)RTE_MIN(max, n - *got);
 	/* a port being restarted to connect again (queue.c), or whose memif
 	 * control runs now (intr_gate.c), has nothing to give */
@@ -597,10 +598,10 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 	}
 	if (unlikely(rt->fault != NULL)) {
 		/* under the rx lock, which a dedicated queue does not take otherwise */
-		if (queue != 0)
+		if (!shared)
 			rx_lock(rt);
 		nb = dfi_fault_apply(rt->fault, DFI_FAULT_RX, burst, nb, faulty);
-		if (queue != 0)
+		if (!shared)
 			rx_unlock(rt);
 		in = faulty;
 	}
@@ -610,7 +611,7 @@ port_poll(struct dfi_sink *self, uint16_t queue, struct rte_mbuf **pkts, uint16_
 			continue;
 		if (sink == self && *got < n) {
 			pkts[(*got)++] = in[i];
-		} else if (queue == 0) {
+		} else if (shared) {
 			to_backlog(port, sink, in[i]);
 		} else {
 			/* backlogs have one producer: the rx lock's holder */
@@ -667,6 +668,17 @@ thread_adopt(void)
 	pthread_setspecific(thread_key, (void *)1);
 }
 
+/* The shared queues, under the rx lock where the port has one. */
+static inline void
+shared_poll(struct dfi_sink *self, struct rte_mbuf **pkts, uint16_t n, uint16_t *got)
+{
+	uint16_t q;
+
+	port_poll(self, 0, pkts, n, got);
+	for (q = 1; unlikely(q < self->port->rt->nb_shared); q++)
+		port_poll(self, q, pkts, n, got);
+}
+
 uint16_t
 dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -702,10 +714,10 @@ dfi_sink_recv(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 			port_poll(sink, sink->queue, pkts, n, &got);
 	}
 	if (!rt->locked) {
-		port_poll(sink, 0, pkts, n, &got);
+		shared_poll(sink, pkts, n, &got);
 	} else if (rte_spinlock_trylock(&rt->rx_lock)) {
-		/* another thread polling the shared queue delivers to our backlog */
-		port_poll(sink, 0, pkts, n, &got);
+		/* another thread polling the shared queues delivers to our backlog */
+		shared_poll(sink, pkts, n, &got);
 		wire_unlock(&rt->rx_lock);
 	}
 	if (unlikely(++sink->polls % DFI_TICK_POLLS == 0))

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The fi-dpdk authors
 #
-# net_tap ports as domains, with traffic: the server's domain is a tap port,
-# then an active-backup bond of two taps (members named by its device
-# arguments); the client is af_packet on the kernel side of the server's
-# (primary) tap, in the same network namespace, so each frame crosses the
-# tap. DGRAM and RDM round trips, every reply checked.
+# Ports whose receive queues the kernel fills, whatever the provider
+# configures, as domains with traffic: a net_tap port, an active-backup bond
+# of two taps (members named by its device arguments), and an af_packet port
+# of four queue pairs (qpairs=4). The client is af_packet on the kernel side
+# of the server's (primary) tap, or on the other end of the veth; all in one
+# network namespace of their own. DGRAM and RDM round trips, every reply
+# checked.
 #
 # The kernel, not the PMD, picks the queue of each frame it hands a tap (tun's
 # flow hash): a tap port of 1 + 3 queue pairs (steering, whose rte_flow rules
@@ -15,8 +17,13 @@
 # 1 + 8, which DPDK 22.11's tap start hands to secondary processes in a
 # message of eight descriptors without a bound: the server died of "stack
 # smashing detected". A tap port, and a bond with a tap among its members,
-# now have one queue pair (drivers/net_pmd/tap.h). The tap PMD signals the
-# process as frames arrive, which the benchmark's control wait now survives.
+# now have one queue pair (drivers/net_pmd/tap.h). An af_packet port opens
+# its four sockets as it is probed, in one fanout group: with one queue
+# configured, three frames in four went to sockets nobody read (DGRAM's
+# round trips stalled on the benchmark's 200 ms retries, RDM's on resends);
+# all four are configured and polled now (af_packet.h). The tap PMD signals
+# the process as frames arrive, which the benchmark's control wait now
+# survives.
 #
 # usage: tap_wire.sh <pingpong> <directory of libdpdk-fi.so>
 
@@ -42,15 +49,17 @@ if ! ip netns add "$WIRE_NS_S" || ! ip -n "$WIRE_NS_S" link set lo up; then
 fi
 tap0=dfit${WIRE_ID%%-*}a
 tap1=dfit${WIRE_ID%%-*}b
+veth0=dfiq${WIRE_ID%%-*}a
+veth1=dfiq${WIRE_ID%%-*}b
 net=10.78.$((RANDOM % 200 + 20))
 
 eal() {
 	echo "-l $1 $WIRE_EAL_COMMON --file-prefix dfi-$WIRE_ID-$2"
 }
 
-# run_pair NAME SERVER_VDEVS DOMAIN: DGRAM and RDM round trips
+# run_pair NAME SERVER_VDEVS DOMAIN CLIENT_IFACE: DGRAM and RDM round trips
 run_pair() {
-	local name=$1 vdevs=$2 domain=$3 mode sizes port args
+	local name=$1 vdevs=$2 domain=$3 iface=$4 mode sizes port args
 	for mode in dgram rdm; do
 		sizes="64 1400"
 		[ "$mode" = rdm ] && sizes="64 4096"
@@ -62,7 +71,7 @@ run_pair() {
 			::: env FI_DPDK_IPV4="$domain=$net.3/24" "$peer" $(eal 0 server) $vdevs \
 			-- "${args[@]}" -d "$domain" \
 			::: env FI_DPDK_IPV4="net_af_packet0=$net.4/24" "$peer" $(eal 1 client) \
-			--vdev=net_af_packet0,iface=$tap0 -- "${args[@]}" 127.0.0.1
+			--vdev=net_af_packet0,iface=$iface -- "${args[@]}" 127.0.0.1
 		# shellcheck disable=SC2086
 		wire_pp_checks $? "$tmp/$name.$mode.client" "$name" "$mode" 1000 $sizes
 		check "$mode over $name: the server did not crash" lacks \
@@ -70,7 +79,14 @@ run_pair() {
 	done
 }
 
-run_pair "a tap" "--vdev=net_tap0,iface=$tap0" net_tap0
+run_pair "a tap" "--vdev=net_tap0,iface=$tap0" net_tap0 "$tap0"
 run_pair "a bond of taps" "--vdev=net_tap0,iface=$tap0 --vdev=net_tap1,iface=$tap1 \
---vdev=net_bonding0,mode=1,slave=net_tap0,slave=net_tap1,primary=net_tap0" net_bonding0
+--vdev=net_bonding0,mode=1,slave=net_tap0,slave=net_tap1,primary=net_tap0" net_bonding0 "$tap0"
+if ip -n "$WIRE_NS_S" link add "$veth0" type veth peer name "$veth1" &&
+	ip -n "$WIRE_NS_S" link set "$veth0" up && ip -n "$WIRE_NS_S" link set "$veth1" up; then
+	run_pair "af_packet of 4 queue pairs" "--vdev=net_af_packet0,iface=$veth0,qpairs=4" \
+		net_af_packet0 "$veth1"
+else
+	check "a veth pair in the namespace" false
+fi
 finish
