@@ -4,10 +4,10 @@
 #
 # Ports whose receive queues the kernel fills, whatever the provider
 # configures, as domains with traffic: a net_tap port, an active-backup bond
-# of two taps (members named by its device arguments), and an af_packet port
-# of four queue pairs (qpairs=4). The client is af_packet on the kernel side
-# of the server's (primary) tap, or on the other end of the veth; all in one
-# network namespace of their own. DGRAM and RDM round trips, every reply
+# of two taps (members named by its device arguments), an af_packet port of
+# four queue pairs (qpairs=4), and a bond of that one. The client is
+# af_packet on the kernel side of the server's (primary) tap, or on the other
+# end of the veth; all in one network namespace of their own. DGRAM and RDM round trips, every reply
 # checked.
 #
 # The kernel, not the PMD, picks the queue of each frame it hands a tap (tun's
@@ -21,11 +21,11 @@
 # its four sockets as it is probed, in one fanout group: with one queue
 # configured, three frames in four went to sockets nobody read (DGRAM's
 # round trips stalled on the benchmark's 200 ms retries, RDM's on resends);
-# all four are configured and polled now (af_packet.h). The tap PMD signals
-# the process as frames arrive, which the benchmark's control wait now
-# survives.
+# all four are configured and polled now (af_packet.h), and a bond of it is
+# given four too, which it gives its member. The tap PMD signals the process
+# as frames arrive, which the benchmark's control wait now survives.
 #
-# usage: tap_wire.sh <pingpong> <directory of libdpdk-fi.so>
+# usage: kernel_queues.sh <pingpong> <directory of libdpdk-fi.so>
 
 set -u
 here=$(dirname "$0")
@@ -86,6 +86,8 @@ if ip -n "$WIRE_NS_S" link add "$veth0" type veth peer name "$veth1" &&
 	ip -n "$WIRE_NS_S" link set "$veth0" up && ip -n "$WIRE_NS_S" link set "$veth1" up; then
 	run_pair "af_packet of 4 queue pairs" "--vdev=net_af_packet0,iface=$veth0,qpairs=4" \
 		net_af_packet0 "$veth1"
+	run_pair "a bond of af_packet of 4 queue pairs" "--vdev=net_af_packet0,iface=$veth0,qpairs=4 \
+--vdev=net_bonding0,mode=1,slave=net_af_packet0" net_bonding0 "$veth1"
 else
 	check "a veth pair in the namespace" false
 fi

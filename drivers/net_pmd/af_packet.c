@@ -16,6 +16,7 @@
 #include <rte_ethdev.h>
 
 #include "af_packet.h"
+#include "bond.h"
 #include "devargs.h"
 #include "net_log.h"
 #include "wire.h"
@@ -98,7 +99,18 @@ dfi_af_packet_frame_room(uint16_t port_id)
 uint16_t
 dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info)
 {
+	uint16_t members[RTE_MAX_ETHPORTS], n, i, spread = 1;
+	uint16_t most = RTE_MAX(RTE_MIN(info->max_rx_queues, info->max_tx_queues), 1);
+	struct rte_eth_dev_info member;
+
 	/* the PMD's queue pairs are its sockets (eth_dev_info()) */
-	return dfi_af_packet_is(port_id) ? RTE_MAX(RTE_MIN(info->max_rx_queues,
-							   info->max_tx_queues), 1) : 1;
+	if (dfi_af_packet_is(port_id))
+		return most;
+	/* a bond configures its members with as many queues as it has */
+	n = dfi_bond_members(port_id, members);
+	for (i = 0; i < n; i++) {
+		if (rte_eth_dev_info_get(members[i], &member) == 0)
+			spread = RTE_MAX(spread, dfi_af_packet_spread(members[i], &member));
+	}
+	return RTE_MIN(spread, most);
 }
