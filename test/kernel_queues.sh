@@ -5,7 +5,8 @@
 # Ports whose receive queues the kernel fills, whatever the provider
 # configures, as domains with traffic: a net_tap port, an active-backup bond
 # of two taps (members named by its device arguments), an af_packet port of
-# four queue pairs (qpairs=4), and a bond of that one. The client is
+# four queue pairs (qpairs=4), and a bond of that one; a bond of af_packet
+# members of unequal qpairs is refused. The client is
 # af_packet on the kernel side of the server's (primary) tap, or on the other
 # end of the veth; all in one network namespace of their own. DGRAM and RDM round trips, every reply
 # checked.
@@ -51,6 +52,8 @@ tap0=dfit${WIRE_ID%%-*}a
 tap1=dfit${WIRE_ID%%-*}b
 veth0=dfiq${WIRE_ID%%-*}a
 veth1=dfiq${WIRE_ID%%-*}b
+veth2=dfiq${WIRE_ID%%-*}c
+veth3=dfiq${WIRE_ID%%-*}d
 net=10.78.$((RANDOM % 200 + 20))
 
 eal() {
@@ -90,5 +93,27 @@ if ip -n "$WIRE_NS_S" link add "$veth0" type veth peer name "$veth1" &&
 --vdev=net_bonding0,mode=1,slave=net_af_packet0" net_bonding0 "$veth1"
 else
 	check "a veth pair in the namespace" false
+fi
+# a bond takes as many queues as its smallest member: one of 4 sockets and
+# one of 2 would leave two of the first one's sockets unread, so it is refused
+if ip -n "$WIRE_NS_S" link add "$veth2" type veth peer name "$veth3" &&
+	ip -n "$WIRE_NS_S" link set "$veth2" up && ip -n "$WIRE_NS_S" link set "$veth3" up; then
+	# shellcheck disable=SC2046
+	out=$(ip netns exec "$WIRE_NS_S" env FI_DPDK_IPV4="net_bonding0=$net.3/24" timeout 30 \
+		"$peer" $(eal 0 uneven) --vdev=net_af_packet0,iface="$veth0",qpairs=4 \
+		--vdev=net_af_packet1,iface="$veth2",qpairs=2 \
+		--vdev=net_bonding0,mode=1,slave=net_af_packet0,slave=net_af_packet1 \
+		-- -e rdm -S 64 -I 10 -c -P "$(wire_free_port 47900)" -T 5 -d net_bonding0 2>&1)
+	rc=$?
+	echo "$out"
+	# (before any client is waited for: a bond that started would wait -T 5)
+	refused=no
+	[ "$rc" -eq 1 ] && contains "$out" "fi_enable\(fab.ep\): Invalid argument" && refused=yes
+	check "a bond of af_packet members of 4 and 2 queue pairs: fi_enable() refused with \
+FI_EINVAL (status $rc)" [ "$refused" = yes ]
+	check "... saying why" contains "$out" \
+		"takes frames on 4 sockets .* configures only 2 queue pairs"
+else
+	check "a second veth pair in the namespace" false
 fi
 finish

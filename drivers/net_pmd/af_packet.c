@@ -96,11 +96,12 @@ dfi_af_packet_frame_room(uint16_t port_id)
 	return framesz(port_id) - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll));
 }
 
-uint16_t
+int
 dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info)
 {
-	uint16_t members[RTE_MAX_ETHPORTS], n, i, spread = 1;
-	uint16_t most = RTE_MAX(RTE_MIN(info->max_rx_queues, info->max_tx_queues), 1);
+	uint16_t members[RTE_MAX_ETHPORTS], n, i;
+	int most = RTE_MAX(RTE_MIN(info->max_rx_queues, info->max_tx_queues), 1), spread = 1;
+	char name[RTE_ETH_NAME_MAX_LEN] = "?";
 	struct rte_eth_dev_info member;
 
 	/* the PMD's queue pairs are its sockets (eth_dev_info()) */
@@ -112,5 +113,13 @@ dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info)
 		if (rte_eth_dev_info_get(members[i], &member) == 0)
 			spread = RTE_MAX(spread, dfi_af_packet_spread(members[i], &member));
 	}
-	return RTE_MIN(spread, most);
+	if (spread <= most)
+		return spread;
+	/* the bond takes as many queues as its smallest member: the sockets
+	 * of a larger one beyond those would fill and never be read */
+	rte_eth_dev_get_name_by_port(port_id, name);
+	NET_LOG(ERR, "%s: a member takes frames on %d sockets (qpairs) but the bond configures "
+		"only %d queue pairs, its smallest member's: the frames on the others would be "
+		"lost; give its af_packet members the same qpairs", name, spread, most);
+	return -EINVAL;
 }

@@ -50,9 +50,10 @@ uint32_t dfi_af_packet_frame_room(uint16_t port_id);
  *   configured or not: an af_packet port opens a socket per queue pair
  *   ("qpairs") as it is probed, all in one fanout group, and the kernel
  *   spreads the frames over them by flow hash (rolling over to another only
- *   when one's ring is full). For a bond, its members' most, as far as the
- *   bond takes that many; 1 for any other port.
+ *   when one's ring is full). For a bond, its members' most; 1 for any
+ *   other port. -EINVAL for a bond that configures fewer queues than a
+ *   member has sockets (its smallest member's), which would lose frames.
  */
-uint16_t dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info);
+int dfi_af_packet_spread(uint16_t port_id, const struct rte_eth_dev_info *info);
 
 #endif /* _DFI_AF_PACKET_H_ */

@@ -196,7 +196,10 @@ port_configure(struct dfi_port *port)
 	rt->nb_steered = dfi_steer_queues(port, &info, dfi_queue_conf.steer_queues);
 	/* queues the kernel fills whatever we configure are all configured and
 	 * polled, or what lands on them is lost */
-	rt->nb_shared = rt->nb_steered == 0 ? dfi_af_packet_spread(port->port_id, &info) : 1;
+	ret = rt->nb_steered == 0 ? dfi_af_packet_spread(port->port_id, &info) : 1;
+	if (ret < 0)
+		return ret;
+	rt->nb_shared = (uint16_t)ret;
 	rt->nb_queues = (uint16_t)(rt->nb_shared + rt->nb_steered);
 	ret = rte_eth_dev_configure(port->port_id, rt->nb_queues, rt->nb_queues, &conf);
 	if (ret != 0)
