@@ -6,7 +6,9 @@
 # configures, as domains with traffic: a net_tap port, an active-backup bond
 # of two taps (members named by its device arguments), an af_packet port of
 # four queue pairs (qpairs=4), and a bond of that one; a bond of af_packet
-# members of unequal qpairs is refused. The client is
+# members of unequal qpairs is refused. The bonds of taps and of af_packet
+# ports fail over when their primary's interface goes down, and back (DPDK
+# 22.11's bonding hears of neither: bond.h). The client is
 # af_packet on the kernel side of the server's (primary) tap, or on the other
 # end of the veth; all in one network namespace of their own. DGRAM and RDM round trips, every reply
 # checked.
@@ -82,9 +84,66 @@ run_pair() {
 	done
 }
 
+# run_failover: RDM round trips between an active-backup bond of two taps and
+# one of af_packet ports on their kernel sides; the primary tap's interface
+# goes down in the middle of the run, comes back a second later, and goes
+# down again
+run_failover() {
+	local iters=500000 port sp cp rc src i s c args
+	port=$(wire_free_port $((47900 + RANDOM % 50)))
+	args=(-e rdm -S 64 -I "$iters" -c -P "$port" -T 30)
+	# shellcheck disable=SC2046
+	wire_run server "$tmp/failover.server" env FI_DPDK_IPV4="net_bonding0=$net.3/24" \
+		"$peer" $(eal 0 fo-server) --vdev=net_tap0,iface="$tap0" \
+		--vdev=net_tap1,iface="$tap1" \
+		--vdev=net_bonding0,mode=1,slave=net_tap0,slave=net_tap1,primary=net_tap0 \
+		-- "${args[@]}" -d net_bonding0
+	sp=$WIRE_PID
+	for ((i = 0; i < 200; i++)); do
+		ip -n "$WIRE_NS_S" link show "$tap1" >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	ip -n "$WIRE_NS_S" link set "$tap0" up
+	ip -n "$WIRE_NS_S" link set "$tap1" up
+	# shellcheck disable=SC2046
+	wire_run client "$tmp/failover.client" env FI_DPDK_IPV4="net_bonding0=$net.4/24" \
+		"$peer" $(eal 1 fo-client) --vdev=net_af_packet0,iface="$tap0" \
+		--vdev=net_af_packet1,iface="$tap1" \
+		--vdev=net_bonding0,mode=1,slave=net_af_packet0,slave=net_af_packet1,primary=net_af_packet0 \
+		-- "${args[@]}" -d net_bonding0 127.0.0.1
+	cp=$WIRE_PID
+	wire_wait_line "$tmp/failover.client" "DFI_NET: link_changed(): net_bonding0: link up" 30
+	# down, up, and down for the rest of the run: a bond that does not fail
+	# over stalls there (a second's outage, RDM merely rides out)
+	sleep 1
+	ip -n "$WIRE_NS_S" link set "$tap0" down
+	sleep 1
+	ip -n "$WIRE_NS_S" link set "$tap0" up
+	sleep 1
+	ip -n "$WIRE_NS_S" link set "$tap0" down
+	wire_wait "$cp" 60
+	rc=$?
+	ip -n "$WIRE_NS_S" link set "$tap0" up
+	wire_wait "$sp" 20
+	src=$?
+	[ "$rc" -eq 0 ] && rc=$src
+	wire_pp_checks "$rc" "$tmp/failover.client" "bonds failing over" rdm "$iters" 64
+	s=$(cat "$tmp/failover.server")
+	c=$(cat "$tmp/failover.client")
+	check "failover: the bond of taps made net_tap1 its primary each time net_tap0's link went" \
+		count_is "$s" "member net_tap0's link is down, .* net_tap1 is the primary now" 2
+	check "... and net_tap0 again when it came back" \
+		count_is "$s" "member net_tap0, the primary it started with, has its link back" 1
+	check "failover: the bond of af_packet ports likewise" count_is "$c" \
+		"member net_af_packet0's link is down, .* net_af_packet1 is the primary now" 2
+	check "... and back" \
+		count_is "$c" "member net_af_packet0, the primary it started with, has its link back" 1
+}
+
 run_pair "a tap" "--vdev=net_tap0,iface=$tap0" net_tap0 "$tap0"
 run_pair "a bond of taps" "--vdev=net_tap0,iface=$tap0 --vdev=net_tap1,iface=$tap1 \
 --vdev=net_bonding0,mode=1,slave=net_tap0,slave=net_tap1,primary=net_tap0" net_bonding0 "$tap0"
+run_failover
 if ip -n "$WIRE_NS_S" link add "$veth0" type veth peer name "$veth1" &&
 	ip -n "$WIRE_NS_S" link set "$veth0" up && ip -n "$WIRE_NS_S" link set "$veth1" up; then
 	run_pair "af_packet of 4 queue pairs" "--vdev=net_af_packet0,iface=$veth0,qpairs=4" \

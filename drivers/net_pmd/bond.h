@@ -30,6 +30,9 @@
  */
 uint16_t dfi_bond_members(uint16_t port_id, uint16_t *members);
 
+/** @return true when the port is a net_bonding port. */
+bool dfi_bond_is(uint16_t port_id);
+
 /** @return true when the port is, or is to be, a member of a net_bonding port. */
 bool dfi_bond_member(uint16_t port_id);
 
@@ -43,5 +46,23 @@ bool dfi_bond_member(uint16_t port_id);
  * @return 0, or the negative errno of rte_eth_dev_configure().
  */
 int dfi_bond_complete(uint16_t port_id);
+
+/**
+ * An active-backup bond's failover where its members' PMDs raise no link
+ * event: DPDK 22.11's tap reads its link but calls no LSC callback (the
+ * bonding PMD relies on one from a member flagged RTE_ETH_DEV_INTR_LSC), and
+ * af_packet reports its link up whatever its interface does. A primary whose
+ * link is down, by its PMD or its kernel interface, gives way to a member
+ * whose link is up, and the configured primary takes over again once its
+ * link is back, as the bonding PMD does when it hears of a change.
+ *
+ * @param fd
+ *   An AF_INET socket to ask the kernel about the members' interfaces, or -1.
+ * @param configured
+ *   The primary the bond started with; RTE_MAX_ETHPORTS: none.
+ * @return 1 when the primary changed, 0 when not (or the port is no
+ *   active-backup bond), or the negative errno of rte_eth_bond_primary_set().
+ */
+int dfi_bond_failover(uint16_t port_id, int fd, uint16_t configured);
 
 #endif /* _DFI_BOND_H_ */

@@ -10,12 +10,15 @@
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include <rte_bus.h>
 #include <rte_dev.h>
@@ -124,6 +127,24 @@ ipv4_param_parse(const char *param, struct ipv4_assign *assign)
 		assign[port_id].prefix_len = (uint8_t)prefix;
 	}
 	return 0;
+}
+
+bool
+dfi_kernel_link_up(int fd, const char *ifname)
+{
+	struct ethtool_value glink = { .cmd = ETHTOOL_GLINK };
+	struct ifreq ifr;
+	short flags;
+
+	memset(&ifr, 0, sizeof(ifr));
+	strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
+		return true;
+	flags = ifr.ifr_flags;
+	if ((flags & IFF_UP) == 0)
+		return false;
+	ifr.ifr_data = (void *)&glink;	/* the flags' place */
+	return ioctl(fd, SIOCETHTOOL, &ifr) == 0 ? glink.data != 0 : (flags & IFF_RUNNING) != 0;
 }
 
 static bool

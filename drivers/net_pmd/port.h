@@ -81,6 +81,14 @@ void dfi_port_release(struct dfi_port *port, bool lockfree);
 /** @return true when one domain, a lock-free (FI_THREAD_DOMAIN) one, uses the port. */
 bool dfi_port_single_lockfree(struct dfi_port *port);
 
+/**
+ * Whether a kernel interface's link is up: administratively up (IFF_UP) with
+ * a carrier, by ETHTOOL_GLINK where the driver answers it, at once, else by
+ * IFF_RUNNING, which follows the carrier up to a second late (linkwatch). Two
+ * ioctls on fd, an AF_INET socket; true when the kernel does not answer.
+ */
+bool dfi_kernel_link_up(int fd, const char *ifname);
+
 /** @return the netmask (network order) of a prefix length. */
 static inline uint32_t
 dfi_prefix_mask(uint8_t prefix_len)

@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_eth_bond.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "af_packet.h"
+#include "bond.h"
 #include "dfi.h"
 #include "intr_gate.h"
 #include "memif.h"
@@ -60,6 +62,7 @@ dfi_queue_rt_alloc(void)
 	rt->locked = 1;
 	rt->nb_shared = 1;
 	rt->link_fd = -1;
+	rt->bond_primary = RTE_MAX_ETHPORTS;
 	rt->cc.fd = -1;
 	return rt;
 }
@@ -227,8 +230,10 @@ port_configure(struct dfi_port *port)
 	rt->qpairs[0].stats = &rt->stats;
 	for (q = 1; q < rt->nb_queues; q++)
 		rt->qpairs[q].stats = &rt->qpairs[q].own;
+	/* a bond's members may change without an event (dfi_bond_failover()) */
 	rt->link_period = rte_get_timer_hz() / 1000 *
-			  (conf.intr_conf.lsc != 0 ? LINK_LSC_CHECK_MS : DFI_LINK_POLL_MS);
+			  (conf.intr_conf.lsc != 0 && !dfi_bond_is(port->port_id) ?
+			   LINK_LSC_CHECK_MS : DFI_LINK_POLL_MS);
 	if (conf.intr_conf.lsc != 0 && !rt->ever_started)
 		rte_eth_dev_callback_register(port->port_id, RTE_ETH_EVENT_INTR_LSC, lsc_event,
 					      NULL);
@@ -325,38 +330,32 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 
 /*
  * The link as the PMD says, and for a PMD on a kernel interface as the kernel
- * says too: af_packet reports its link up from its start to its stop,
- * whatever the interface does. Up there is administratively up (IFF_UP) with
- * a carrier: ETHTOOL_GLINK where the driver answers it, at once, else
- * IFF_RUNNING, which follows the carrier up to a second late (linkwatch).
- * Two ioctls.
+ * says too (dfi_kernel_link_up()): af_packet reports its link up from its
+ * start to its stop, whatever the interface does.
  */
 static int
 link_read(struct dfi_port *port, struct rte_eth_link *link)
 {
-	struct ethtool_value glink = { .cmd = ETHTOOL_GLINK };
-	struct ifreq ifr;
-	int fd = port->rt->link_fd, ret;
-	short flags;
-	bool up;
+	int ret;
 
 	ret = rte_eth_link_get_nowait(port->port_id, link);
-	if (ret != 0 || link->link_status != RTE_ETH_LINK_UP || fd < 0)
+	if (ret != 0 || link->link_status != RTE_ETH_LINK_UP || port->rt->link_fd < 0)
 		return ret;
-	memset(&ifr, 0, sizeof(ifr));
-	memcpy(ifr.ifr_name, port->ifname, sizeof(port->ifname));
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
-		return 0;
-	flags = ifr.ifr_flags;
-	up = (flags & IFF_UP) != 0;
-	if (up) {
-		ifr.ifr_data = (void *)&glink;	/* the flags' place */
-		up = ioctl(fd, SIOCETHTOOL, &ifr) == 0 ? glink.data != 0 :
-		     (flags & IFF_RUNNING) != 0;
-	}
-	if (!up)
+	if (port->ifname[0] != '\0' && !dfi_kernel_link_up(port->rt->link_fd, port->ifname))
 		link->link_status = RTE_ETH_LINK_DOWN;
 	return 0;
+}
+
+/* An active-backup bond's primary as it starts: the one to fail back to. */
+static uint16_t
+bond_primary(uint16_t port_id)
+{
+	int primary;
+
+	if (!dfi_bond_is(port_id) || rte_eth_bond_mode_get(port_id) != BONDING_MODE_ACTIVE_BACKUP)
+		return RTE_MAX_ETHPORTS;
+	primary = rte_eth_bond_primary_get(port_id);
+	return primary >= 0 ? (uint16_t)primary : RTE_MAX_ETHPORTS;
 }
 
 /* Reads the link; the thread that sees it change first acts on the change. */
@@ -367,6 +366,8 @@ link_update(struct dfi_port *port)
 	struct rte_eth_link link;
 	uint32_t up, epoch;
 
+	if (rt->bond_primary != RTE_MAX_ETHPORTS)
+		dfi_bond_failover(port->port_id, rt->link_fd, rt->bond_primary);
 	if (link_read(port, &link) != 0)
 		return;
 	up = link.link_status == RTE_ETH_LINK_UP;
@@ -542,8 +543,9 @@ dfi_port_start(struct dfi_port *port)
 		revive_handshake(port, rte_get_timer_cycles());
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	RT_STORE(rt->next_check_tsc, rte_get_timer_cycles());
-	/* for the kernel's view of the interface: a PMD's may not follow it */
-	if (port->ifname[0] != '\0' && rt->link_fd < 0)
+	rt->bond_primary = bond_primary(port->port_id);
+	/* for the kernel's view of the interfaces: a PMD's may not follow it */
+	if ((port->ifname[0] != '\0' || rt->bond_primary != RTE_MAX_ETHPORTS) && rt->link_fd < 0)
 		rt->link_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	RT_STORE(rt->next_link_tsc, RT_LOAD(rt->next_check_tsc) + rt->link_period);
 	link_update(port);

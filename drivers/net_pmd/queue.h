@@ -98,6 +98,7 @@ struct dfi_port_rt {
 
 	struct dfi_neigh neigh __rte_cache_aligned;
 	int link_fd;			/* a socket to ask the kernel about ifname, or -1 */
+	uint16_t bond_primary;		/* an active-backup bond's first; else RTE_MAX_ETHPORTS */
 	uint32_t users;			/* enabled endpoints; 0: idle, still running */
 	uint32_t ephemeral_next;
 	bool started;			/* for the provider: endpoints may use it */
