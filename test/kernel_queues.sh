@@ -94,7 +94,7 @@ run_failover() {
 	args=(-e rdm -S 64 -I "$iters" -c -P "$port" -T 30)
 	# shellcheck disable=SC2046
 	wire_run server "$tmp/failover.server" env FI_DPDK_IPV4="net_bonding0=$net.3/24" \
-		"$peer" $(eal 0 fo-server) --vdev=net_tap0,iface="$tap0" \
+		"$peer" $(eal 0 server) --vdev=net_tap0,iface="$tap0" \
 		--vdev=net_tap1,iface="$tap1" \
 		--vdev=net_bonding0,mode=1,slave=net_tap0,slave=net_tap1,primary=net_tap0 \
 		-- "${args[@]}" -d net_bonding0
@@ -107,7 +107,7 @@ run_failover() {
 	ip -n "$WIRE_NS_S" link set "$tap1" up
 	# shellcheck disable=SC2046
 	wire_run client "$tmp/failover.client" env FI_DPDK_IPV4="net_bonding0=$net.4/24" \
-		"$peer" $(eal 1 fo-client) --vdev=net_af_packet0,iface="$tap0" \
+		"$peer" $(eal 1 client) --vdev=net_af_packet0,iface="$tap0" \
 		--vdev=net_af_packet1,iface="$tap1" \
 		--vdev=net_bonding0,mode=1,slave=net_af_packet0,slave=net_af_packet1,primary=net_af_packet0 \
 		-- "${args[@]}" -d net_bonding0 127.0.0.1
@@ -159,7 +159,7 @@ if ip -n "$WIRE_NS_S" link add "$veth2" type veth peer name "$veth3" &&
 	ip -n "$WIRE_NS_S" link set "$veth2" up && ip -n "$WIRE_NS_S" link set "$veth3" up; then
 	# shellcheck disable=SC2046
 	out=$(ip netns exec "$WIRE_NS_S" env FI_DPDK_IPV4="net_bonding0=$net.3/24" timeout 30 \
-		"$peer" $(eal 0 uneven) --vdev=net_af_packet0,iface="$veth0",qpairs=4 \
+		"$peer" $(eal 0 server) --vdev=net_af_packet0,iface="$veth0",qpairs=4 \
 		--vdev=net_af_packet1,iface="$veth2",qpairs=2 \
 		--vdev=net_bonding0,mode=1,slave=net_af_packet0,slave=net_af_packet1 \
 		-- -e rdm -S 64 -I 10 -c -P "$(wire_free_port 47900)" -T 5 -d net_bonding0 2>&1)
