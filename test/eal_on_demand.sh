@@ -98,7 +98,7 @@ check "FI_PROVIDER=^tcp fi_info: no dpdk entry" \
 	lacks "$(cat "$tmp/fi_info_not_tcp.out")" '^provider: dpdk'
 no_dpdk fi_info_not_tcp 1
 
-port=$((47900 + RANDOM % 100))
+port=$(wire_free_port $((47900 + RANDOM % 100)))
 mkdir -p "$tmp/fi_pingpong.probe"
 pp=(env DFI_EAL_PROBE_DIR="$tmp/fi_pingpong.probe" LD_PRELOAD="$probe"
     fi_pingpong -p tcp -e msg -S 64 -I 100)

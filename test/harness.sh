@@ -18,6 +18,7 @@
 #   wire_wait PID DEADLINE_S         # waits for it, killing it at the deadline
 #   wire_wait_line LOG PREFIX SECS   # waits for a line of LOG that starts so
 #   wire_free_port FIRST             # a TCP port from FIRST on that nothing uses
+#                                    # (below the ephemeral ports)
 #   wire_teardown                    # (also run on exit)
 #   wire_test_init PEER PROVIDER_DIR # a test script's start: $peer, the
 #                                    # provider's path, $tmp (all undone on exit)
@@ -407,9 +408,15 @@ wire_bytes() {
 }
 
 # wire_free_port FIRST: the first TCP port from FIRST on that no socket uses,
-# not even one in TIME_WAIT (a server's bind would fail there)
+# not even one in TIME_WAIT (a server's bind would fail there); a FIRST in
+# the kernel's ephemeral range is moved below it, keeping its last 4 digits
 wire_free_port() {
-	local port=$1
+	local port=$1 lo
+	# below the kernel's ephemeral ports: one that an outgoing connection
+	# takes, or keeps in TIME_WAIT, between this look and the server's bind
+	# fails the bind (start-order-memif's server: "Address already in use")
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	[ "$port" -ge "$lo" ] && [ "$lo" -gt 11024 ] && port=$((lo - 10000 + port % 10000))
 	while wire_tcp_port "$port"; do
 		port=$((port + 1))
 	done

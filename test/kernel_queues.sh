@@ -86,10 +86,10 @@ run_pair() {
 
 # run_failover: RDM round trips between an active-backup bond of two taps and
 # one of af_packet ports on their kernel sides; the primary tap's interface
-# goes down in the middle of the run, comes back a second later, and goes
-# down again
+# goes down in the middle of the run, comes back half a second later, and
+# goes down again
 run_failover() {
-	local iters=500000 port sp cp rc src i s c args
+	local iters=250000 port sp cp rc src i s c args
 	port=$(wire_free_port $((47900 + RANDOM % 50)))
 	args=(-e rdm -S 64 -I "$iters" -c -P "$port" -T 30)
 	# shellcheck disable=SC2046
@@ -114,12 +114,12 @@ run_failover() {
 	cp=$WIRE_PID
 	wire_wait_line "$tmp/failover.client" "DFI_NET: link_changed(): net_bonding0: link up" 30
 	# down, up, and down for the rest of the run: a bond that does not fail
-	# over stalls there (a second's outage, RDM merely rides out)
-	sleep 1
+	# over stalls there (half a second's outage, RDM merely rides out)
+	sleep 0.5
 	ip -n "$WIRE_NS_S" link set "$tap0" down
-	sleep 1
+	sleep 0.5
 	ip -n "$WIRE_NS_S" link set "$tap0" up
-	sleep 1
+	sleep 0.5
 	ip -n "$WIRE_NS_S" link set "$tap0" down
 	wire_wait "$cp" 60
 	rc=$?

@@ -28,7 +28,7 @@ wire_test_one "$1" "$2" "$3"
 cycles=${4:-1000}
 [ -n "${5:-}" ] && export FI_DPDK_FAULT=$5
 deadline_ms=2000
-port=$((46000 + RANDOM % 1000))
+port=$(wire_free_port $((46000 + RANDOM % 1000)))
 log=$tmp/msg
 
 WIRE_LISTEN_PORT=$port wire_pair 120 "$log.s" "$log.c" \

@@ -19,7 +19,7 @@ here=$(dirname "$0")
 
 wire_test_one "$1" "$2" "$3"
 clients=10
-port=$((46000 + RANDOM % 1000))
+port=$(wire_free_port $((46000 + RANDOM % 1000)))
 log=$tmp/clients
 
 wire_pair 120 "$log.s" "$log.c" \

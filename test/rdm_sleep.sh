@@ -22,7 +22,7 @@ here=$(dirname "$0")
 wire_test_init "$1" "$2"
 sleep_s=5
 bound=$((16 + 20 + sleep_s * 100))
-port=$((47500 + RANDOM % 90))
+port=$(wire_free_port $((47500 + RANDOM % 90)))
 
 wire_setup memif || { check "memif wire" false; finish; exit; }
 # the ports' and memif's own lines (info) go to the logs, shown if it fails

@@ -24,7 +24,8 @@ link_late_s=1
 
 # run FIRST GAP N: one launch, FIRST side first, the other GAP seconds later
 run() {
-	local first=$1 gap=$2 n=$3 port=$((46000 + RANDOM % 1000)) log=$tmp/$1-$2-$3 t0 rc
+	local first=$1 gap=$2 n=$3 port log=$tmp/$1-$2-$3 t0 rc
+	port=$(wire_free_port $((46000 + RANDOM % 1000)))
 	local what="$wire, $first first, ${gap} s apart, launch $n"
 	if [ "$wire" = veth ]; then
 		wire_link down
@@ -52,7 +53,8 @@ run() {
 # sides, in 3 of 3 tries of a 5 s stop); the client now waits while memif
 # keeps the connection open
 paused_server() {
-	local port=$((46000 + RANDOM % 1000)) log=$tmp/paused spid cpid rs rc i
+	local port log=$tmp/paused spid cpid rs rc i
+	port=$(wire_free_port $((46000 + RANDOM % 1000)))
 	wire_run server "$log.s" env FI_DPDK_EAL_ARGS="$(wire_eal server)" \
 		"$peer" server -P "$port" -m pingpong -n 200
 	spid=$WIRE_PID

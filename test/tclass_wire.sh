@@ -22,7 +22,8 @@ wire_test_one "$1" "$2" "$3"
 
 # run CLASS MODE COUNT WHAT
 run() {
-	local class=$1 mode=$2 count=$3 what=$4 port=$((46000 + RANDOM % 1000)) t0=$SECONDS
+	local class=$1 mode=$2 count=$3 what=$4 port t0=$SECONDS
+	port=$(wire_free_port $((46000 + RANDOM % 1000)))
 	local log=$tmp/$class-$mode
 	wire_pair 120 "$log.s" "$log.c" \
 		::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" \
