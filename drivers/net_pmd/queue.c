@@ -4,13 +4,10 @@
 
 /* Port start and stop: queue pairs, the mbuf pool, offloads, link state. */
 
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
