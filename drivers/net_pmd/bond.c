@@ -121,6 +121,17 @@ dfi_bond_complete(uint16_t port_id)
 	return 0;
 }
 
+uint16_t
+dfi_bond_primary(uint16_t port_id)
+{
+	int primary;
+
+	if (!dfi_bond_is(port_id) || rte_eth_bond_mode_get(port_id) != BONDING_MODE_ACTIVE_BACKUP)
+		return RTE_MAX_ETHPORTS;
+	primary = rte_eth_bond_primary_get(port_id);
+	return primary >= 0 ? (uint16_t)primary : RTE_MAX_ETHPORTS;
+}
+
 /* A member's link, as its PMD says and, on a kernel interface, the kernel. */
 static bool
 member_up(uint16_t member, int fd)

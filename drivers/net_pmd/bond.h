@@ -48,6 +48,13 @@ bool dfi_bond_member(uint16_t port_id);
 int dfi_bond_complete(uint16_t port_id);
 
 /**
+ * @return an active-backup bond's primary member, the one dfi_bond_failover()
+ *   falls back to when taken at the bond's start; RTE_MAX_ETHPORTS for any
+ *   other port.
+ */
+uint16_t dfi_bond_primary(uint16_t port_id);
+
+/**
  * An active-backup bond's failover where its members' PMDs raise no link
  * event: DPDK 22.11's tap reads its link but calls no LSC callback (the
  * bonding PMD relies on one from a member flagged RTE_ETH_DEV_INTR_LSC), and
@@ -59,7 +66,8 @@ int dfi_bond_complete(uint16_t port_id);
  * @param fd
  *   An AF_INET socket to ask the kernel about the members' interfaces, or -1.
  * @param configured
- *   The primary the bond started with; RTE_MAX_ETHPORTS: none.
+ *   The primary the bond started with (dfi_bond_primary()); RTE_MAX_ETHPORTS:
+ *   none.
  * @return 1 when the primary changed, 0 when not (or the port is no
  *   active-backup bond), or the negative errno of rte_eth_bond_primary_set().
  */

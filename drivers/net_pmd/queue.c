@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_eth_bond.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
@@ -343,18 +342,6 @@ link_read(struct dfi_port *port, struct rte_eth_link *link)
 	return 0;
 }
 
-/* An active-backup bond's primary as it starts: the one to fail back to. */
-static uint16_t
-bond_primary(uint16_t port_id)
-{
-	int primary;
-
-	if (!dfi_bond_is(port_id) || rte_eth_bond_mode_get(port_id) != BONDING_MODE_ACTIVE_BACKUP)
-		return RTE_MAX_ETHPORTS;
-	primary = rte_eth_bond_primary_get(port_id);
-	return primary >= 0 ? (uint16_t)primary : RTE_MAX_ETHPORTS;
-}
-
 /* Reads the link; the thread that sees it change first acts on the change. */
 static void
 link_update(struct dfi_port *port)
@@ -540,7 +527,7 @@ dfi_port_start(struct dfi_port *port)
 		revive_handshake(port, rte_get_timer_cycles());
 	rt->check_period = rte_get_timer_hz() * TICK_MS / 1000;
 	RT_STORE(rt->next_check_tsc, rte_get_timer_cycles());
-	rt->bond_primary = bond_primary(port->port_id);
+	rt->bond_primary = dfi_bond_primary(port->port_id);
 	/* for the kernel's view of the interfaces: a PMD's may not follow it */
 	if ((port->ifname[0] != '\0' || rt->bond_primary != RTE_MAX_ETHPORTS) && rt->link_fd < 0)
 		rt->link_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
