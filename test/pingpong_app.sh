@@ -6,8 +6,8 @@
 # scripts/pingpong.sh on a wire: the raw floor and the provider's modes, every
 # reply checked byte for byte (-c), and the table with its ratios printed;
 # over memif the floor in turns with the mode, for round trips and for
-# streams, inside one pair of processes; sizes that leave the raw floor
-# without a frame are refused.
+# streams, inside one pair of processes; over veth, af_packet of four queue
+# pairs as well; sizes that leave the raw floor without a frame are refused.
 #
 # usage: pingpong_app.sh <pingpong> <directory of libdpdk-fi.so> <wire> <mode...>
 
@@ -90,6 +90,20 @@ if [ "$wire" = memif ]; then
 		esac
 	done
 else
+	# af_packet of four sockets (qpairs=4), one fanout group: the kernel
+	# hands a frame to any of them by its hash, and the floor takes frames
+	# from every queue (it read queue 0 alone, and lost those the hash
+	# gave the others)
+	out=$(WIRE_AF_PACKET_ARGS=qpairs=4 "$here/../scripts/pingpong.sh" -w "$wire" -R 1 \
+		-S 64,1400 -I 2000 -c "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	check "pingpong over af_packet of 4 queue pairs exits 0, every reply checked" \
+		test "$rc" -eq 0
+	for mode in raw "$@"; do
+		check "$mode 64 B over 4 queue pairs: 2000 round trips" contains "$out" \
+			"^$mode +64 +2000 "
+	done
 	out=$("$here/../scripts/pingpong.sh" -w "$wire" -f -S 64 "$@" 2>&1)
 	rc=$?
 	check "-f over $wire is refused (exit 2): its floor needs a second memif pair" \

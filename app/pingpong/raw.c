@@ -7,6 +7,9 @@
  * provider. The client copies the payload into a fresh mbuf and sends it;
  * the server swaps the MAC addresses and sends the frame back; the client
  * copies the payload out. What the provider adds to this is its cost.
+ * Frames are sent on queue 0 and taken from every receive queue the port
+ * came with: af_packet's qpairs=N are N sockets of one fanout group, and
+ * the kernel hands a frame to any of them.
  */
 
 #include <errno.h>
@@ -28,19 +31,33 @@
 #define RAW_JUMBO_ROOM	16384	/* a buffer's data room where the default is too small */
 
 static uint16_t raw_port;
+static uint16_t raw_nb_queues;	/* the port's, as probed: af_packet's qpairs */
 static struct rte_mempool *raw_pool;
 static struct rte_ether_addr raw_mac;
 /* round trips: the peer, what goes, what comes back */
 static struct rte_ether_addr raw_peer;
 static uint8_t raw_out[RTE_ETHER_MAX_LEN], raw_in[RTE_ETHER_MAX_LEN];
 
+/* Sets up the port's receive queues from pool. @return 0 or a negative errno. */
+static int
+raw_rx_setup(uint16_t nb_rxd, struct rte_mempool *pool)
+{
+	uint16_t q;
+	int ret = 0;
+
+	for (q = 0; q < raw_nb_queues && ret == 0; q++)
+		ret = rte_eth_rx_queue_setup(raw_port, q, nb_rxd, SOCKET_ID_ANY, NULL, pool);
+	return ret;
+}
+
 static int
 raw_setup(const struct pp_opts *o)
 {
 	/* the floor beside a provider's mode (--floor) takes a port of its own */
 	const char *name = o->floor != NULL ? o->floor : o->domain;
+	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
-	uint16_t nb_rxd = 1024, nb_txd = 1024;
+	uint16_t nb_rxd = 1024, nb_txd = 1024, q;
 	int ret;
 
 	if (name != NULL) {
@@ -52,15 +69,20 @@ raw_setup(const struct pp_opts *o)
 	} else {
 		raw_port = (uint16_t)rte_eth_find_next(0);
 	}
+	ret = rte_eth_dev_info_get(raw_port, &info);
+	if (ret != 0) {
+		fprintf(stderr, "fi_dpdk_pingpong: raw port info: %s\n", rte_strerror(-ret));
+		return -1;
+	}
+	raw_nb_queues = RTE_MAX(info.nb_rx_queues, 1);
 	raw_pool = rte_pktmbuf_pool_create("pp_raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 					   SOCKET_ID_ANY);
 	if (raw_pool == NULL)
 		return -1;
 	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(raw_port, 1, 1, &conf);
+	ret = rte_eth_dev_configure(raw_port, raw_nb_queues, raw_nb_queues, &conf);
 	ret = ret ? ret : rte_eth_dev_adjust_nb_rx_tx_desc(raw_port, &nb_rxd, &nb_txd);
-	ret = ret ? ret : rte_eth_rx_queue_setup(raw_port, 0, nb_rxd, SOCKET_ID_ANY, NULL,
-						 raw_pool);
+	ret = ret ? ret : raw_rx_setup(nb_rxd, raw_pool);
 	if (ret == -ENOMEM) {
 		/* af_packet with ring slots for jumbo frames copies whole slots */
 		fprintf(stderr, "fi_dpdk_pingpong: raw: the port wants buffers of more than "
@@ -69,10 +91,10 @@ raw_setup(const struct pp_opts *o)
 		raw_pool = rte_pktmbuf_pool_create("pp_raw_jumbo", 8191, 256, 0,
 						   RTE_PKTMBUF_HEADROOM + RAW_JUMBO_ROOM,
 						   SOCKET_ID_ANY);
-		ret = raw_pool == NULL ? -ENOMEM :
-		      rte_eth_rx_queue_setup(raw_port, 0, nb_rxd, SOCKET_ID_ANY, NULL, raw_pool);
+		ret = raw_pool == NULL ? -ENOMEM : raw_rx_setup(nb_rxd, raw_pool);
 	}
-	ret = ret ? ret : rte_eth_tx_queue_setup(raw_port, 0, nb_txd, SOCKET_ID_ANY, NULL);
+	for (q = 0; q < raw_nb_queues && ret == 0; q++)
+		ret = rte_eth_tx_queue_setup(raw_port, q, nb_txd, SOCKET_ID_ANY, NULL);
 	ret = ret ? ret : rte_eth_dev_start(raw_port);
 	ret = ret ? ret : rte_eth_macaddr_get(raw_port, &raw_mac);
 	if (ret != 0) {
@@ -80,6 +102,17 @@ raw_setup(const struct pp_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* A burst from the first receive queue that has one. */
+static inline uint16_t
+raw_rx(struct rte_mbuf **pkts)
+{
+	uint16_t q, n = 0;
+
+	for (q = 0; n == 0 && q < raw_nb_queues; q++)
+		n = rte_eth_rx_burst(raw_port, q, pkts, RAW_BURST);
+	return n;
 }
 
 static bool
@@ -100,7 +133,7 @@ raw_echo(int ctrl)
 	uint32_t polls = 0;
 
 	for (;;) {
-		n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+		n = raw_rx(pkts);
 		for (i = 0, nb_back = 0; i < n; i++) {
 			if (!is_ours(pkts[i])) {
 				rte_pktmbuf_free(pkts[i]);
@@ -141,7 +174,7 @@ raw_round_trip(size_t size, uint64_t timeout)
 	while (rte_eth_tx_burst(raw_port, 0, &m, 1) == 0)
 		;
 	while (!got) {
-		n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+		n = raw_rx(pkts);
 		for (i = 0; i < n; i++) {
 			if (!got && is_ours(pkts[i])) {
 				memcpy(raw_in, rte_pktmbuf_mtod_offset(pkts[i], uint8_t *,
@@ -203,7 +236,7 @@ raw_count(void *arg __rte_unused, uint64_t *bytes)
 	struct rte_mbuf *pkts[RAW_BURST];
 	uint16_t n, i, ours = 0;
 
-	n = rte_eth_rx_burst(raw_port, 0, pkts, RAW_BURST);
+	n = raw_rx(pkts);
 	for (i = 0; i < n; i++) {
 		if (is_ours(pkts[i])) {
 			ours++;
