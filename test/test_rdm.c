@@ -622,6 +622,39 @@ drain(struct test_node *n)
 }
 
 /*
+ * Sends the bundle tests' messages 0 to n - 1 from a to b: message i of
+ * bundled_size(i) bytes, tag i, data data0 + i on the even ones, FI_MORE on
+ * all but every BUNDLE_EVERY-th. @return the sends completed on the way (a's
+ * CQ is smaller than the run: its completions are read when it is full).
+ */
+static unsigned int
+send_bundled(unsigned int n, uint64_t data0)
+{
+	static struct fi_context s[BUNDLE_EVERY];
+	struct iovec iov;
+	struct fi_msg_tagged m = { .msg_iov = &iov, .iov_count = 1, .addr = b.addr };
+	unsigned int i, off = 0, sent = 0;
+	uint64_t flags;
+	ssize_t ret;
+
+	for (i = 0; i < n; i++) {
+		test_fill(out + off, bundled_size(i), i);
+		iov.iov_base = out + off;
+		iov.iov_len = bundled_size(i);
+		m.tag = i;
+		m.data = data0 + i;
+		m.context = &s[i % BUNDLE_EVERY];
+		flags = FI_INJECT | (i % 2 == 0 ? FI_REMOTE_CQ_DATA : 0) |
+			(i % BUNDLE_EVERY != BUNDLE_EVERY - 1 ? FI_MORE : 0);
+		while ((ret = fi_tsendmsg(a.ep, &m, flags)) == -FI_EAGAIN)
+			sent += drain(&a);
+		CU_ASSERT_EQUAL_FATAL(ret, 0);
+		off += (unsigned int)bundled_size(i);
+	}
+	return sent;
+}
+
+/*
  * Small messages posted with FI_MORE go several to a packet, and each is
  * delivered on its own, in order, with its tag, data and bytes; no receive
  * is posted until all are sent, so they are buffered as unexpected until the
@@ -634,35 +667,17 @@ drain(struct test_node *n)
 static void
 test_bundles(void)
 {
-	struct iovec iov;
-	struct fi_msg_tagged m = { .msg_iov = &iov, .iov_count = 1 };
 	struct fi_dpdk_ep_stats before, after;
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err = { 0 };
-	struct fi_context s[BUNDLE_EVERY], r;
-	unsigned int i, bad = 0, off = 0, sent = 0;
-	uint64_t flags;
+	struct fi_context r;
+	unsigned int i, bad = 0, off = 0, sent;
 	ssize_t ret;
 
 	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &before), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, "first", 6, NULL, b.addr, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(wait_ctx(&a, &r, &e, NULL), 1);
-	m.addr = b.addr;
-	for (i = 0; i < BUNDLED; i++) {
-		test_fill(out + off, bundled_size(i), i);
-		iov.iov_base = out + off;
-		iov.iov_len = bundled_size(i);
-		m.tag = i;
-		m.data = i;
-		m.context = &s[i % BUNDLE_EVERY];
-		flags = FI_INJECT | (i % 2 == 0 ? FI_REMOTE_CQ_DATA : 0) |
-			(i % BUNDLE_EVERY != BUNDLE_EVERY - 1 ? FI_MORE : 0);
-		/* a's CQ is smaller than the run: its completions are read on the way */
-		while ((ret = fi_tsendmsg(a.ep, &m, flags)) == -FI_EAGAIN)
-			sent += drain(&a);
-		CU_ASSERT_EQUAL_FATAL(ret, 0);
-		off += (unsigned int)bundled_size(i);
-	}
+	sent = send_bundled(BUNDLED, 0);
 	spin(50);
 	for (i = 0, off = 0; i < BUNDLED; i++) {
 		memset(in, 0xee, 256);
@@ -693,6 +708,73 @@ test_bundles(void)
 	/* several to a packet, and a bundle was refused midway at least once */
 	CU_ASSERT(after.tx_pkts - before.tx_pkts < BUNDLED / 4);
 	CU_ASSERT(after.rnr_received > before.rnr_received);
+}
+
+#define BUNDLED_POSTED	64	/* messages, four groups of BUNDLE_EVERY */
+#define POSTED_FIRST	40	/* receives posted before they come */
+
+/*
+ * Bundled messages that posted receives wait for go straight into them,
+ * each with its tag, data and bytes, in order, a receive of a tag none
+ * carries passed over; where the receives run out, in the middle of a
+ * packet, the rest is taken as unexpected and matched by the receives
+ * posted later.
+ */
+static void
+test_bundles_posted(void)
+{
+	struct fi_dpdk_ep_stats before, after;
+	struct fi_cq_tagged_entry e;
+	struct fi_cq_err_entry err = { 0 };
+	struct fi_context r[BUNDLED_POSTED], none;
+	unsigned int i, bad = 0, off, sent, got = 0, order = 0;
+	ssize_t ret;
+
+	memset(in, 0xee, BUNDLED_POSTED * 256);
+	CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in + BIG, 1, NULL, FI_ADDR_UNSPEC, 1ULL << 40, 0,
+				       &none), 0);
+	for (i = 0; i < POSTED_FIRST; i++)
+		CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in + i * 256, 256, NULL, FI_ADDR_UNSPEC, i, 0,
+					       &r[i]), 0);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &before), 0);
+	sent = send_bundled(BUNDLED_POSTED, 1000);	/* data not its tag */
+	/* the posted ones complete in order; then the rest is matched late */
+	for (i = 0; i < BUNDLED_POSTED; i++) {
+		if (i == POSTED_FIRST) {
+			for (; i < BUNDLED_POSTED; i++)
+				CU_ASSERT_EQUAL_FATAL(fi_trecv(b.ep, in + i * 256, 256, NULL,
+							       FI_ADDR_UNSPEC, i, 0, &r[i]), 0);
+			i = POSTED_FIRST;
+		}
+		ret = wait_one(&b, &e, NULL, &err);
+		if (ret != 1)
+			break;
+		got++;
+		order += e.op_context != &r[i];
+		bad += e.len != bundled_size(i) || e.tag != i || !(e.flags & FI_TAGGED) ||
+		       (i % 2 == 0 && ((e.flags & FI_REMOTE_CQ_DATA) == 0 || e.data != 1000 + i)) ||
+		       (i % 2 == 1 && (e.flags & FI_REMOTE_CQ_DATA) != 0);
+	}
+	CU_ASSERT_EQUAL(got, BUNDLED_POSTED);
+	CU_ASSERT_EQUAL(order, 0);
+	CU_ASSERT_EQUAL(bad, 0);	/* each completion's length, tag and data */
+	for (i = 0, off = 0; i < BUNDLED_POSTED; i++) {
+		bad += memcmp(in + i * 256, out + off, bundled_size(i)) != 0 ||
+		       in[i * 256 + bundled_size(i)] != 0xee;
+		off += (unsigned int)bundled_size(i);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	for (i = 0; i < 100 && sent < BUNDLED_POSTED; i++)
+		sent += drain(&a);
+	CU_ASSERT_EQUAL(sent, BUNDLED_POSTED);
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &after), 0);
+	printf("\n    %u messages in %" PRIu64 " packets\n", BUNDLED_POSTED,
+	       after.tx_pkts - before.tx_pkts);
+	CU_ASSERT(after.tx_pkts - before.tx_pkts < BUNDLED_POSTED / 4);
+	/* the receive no message took is still there */
+	CU_ASSERT_EQUAL(fi_cancel(&b.ep->fid, &none), 0);
+	CU_ASSERT_EQUAL(wait_one(&b, &e, NULL, &err), -FI_EAVAIL);
+	CU_ASSERT(err.err == FI_ECANCELED && err.op_context == &none);
 }
 
 static void
@@ -1198,6 +1280,7 @@ static CU_TestInfo rdm_tests[] = {
 	{ "injects sent at once fail with their peer: error completions, counted",
 	  test_kept_injects_fail },
 	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
+	{ "bundled messages into posted receives, the rest unexpected", test_bundles_posted },
 	{ "a destination removed from the AV is refused, inserted again reached",
 	  test_removed_destination },
 	{ "a window not a power of 2 is refused, and nothing kept", test_bad_window },

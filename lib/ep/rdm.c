@@ -574,6 +574,27 @@ ux_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 }
 
 /*
+ * Message len bytes at payload, whole and next in p's order, into rx, which
+ * takes it: the receive claimed, the bytes copied (payload NULL: there
+ * already, checked on the way), the completion written.
+ */
+static __rte_always_inline enum rdm_take
+rx_take_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_rx *rx,
+	      const uint8_t *payload, uint32_t len, uint16_t flags, uint64_t tag, uint64_t data)
+{
+	size_t off, room;
+
+	if (!rx_claim_room(ep, rx, len, &off, &room))
+		return RDM_REFUSED;
+	room = RTE_MIN(room, (size_t)len);
+	if (payload != NULL)
+		dfi_iov_scatter(rx->iov, rx->iov_count, off, payload, room);
+	p->rcv_msg_seq++;
+	rx_finish(ep, r, p, rx, off, len, room, in_comp_flags(flags), tag, data);
+	return RDM_TAKEN;
+}
+
+/*
  * A message in one packet, next in its sender's order, that a posted
  * receive takes: straight into it, without the state of a message under
  * way (in_start(), in_finish()). Its payload is checked as it is copied to
@@ -593,7 +614,6 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	uint16_t flags = rte_be_to_cpu_16(h->flags);
 	uint64_t tag = rte_be_to_cpu_64(h->tag);
 	struct rdm_rx *rx;
-	size_t off, room;
 	bool checked;
 
 	if (h->offset != 0 || rte_be_to_cpu_32(h->msg_len) != len ||
@@ -611,7 +631,7 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	}
 	checked = !rdm_payload_unchecked(h, m);
 	if (!checked) {
-		/* one pass: the copy with its CRC, where the claim below puts it */
+		/* one pass: the copy with its CRC, where the claim puts it */
 		if (dfi_iov_scatter_crc(rx->iov, rx->iov_count, rx_next_off(rx), payload, len,
 					UINT32_MAX) !=
 		    rte_be_to_cpu_32(h->pcrc)) {
@@ -619,17 +639,8 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 			return true;
 		}
 	}
-	if (!rx_claim_room(ep, rx, len, &off, &room)) {
-		*take = RDM_REFUSED;
-		return true;
-	}
-	room = RTE_MIN(room, (size_t)len);
-	if (checked)
-		dfi_iov_scatter(rx->iov, rx->iov_count, off, payload, room);
-	p->rcv_msg_seq++;
-	rx_finish(ep, r, p, rx, off, len, room, in_comp_flags(flags), tag,
-		  rte_be_to_cpu_64(h->data));
-	*take = RDM_TAKEN;
+	*take = rx_take_whole(ep, r, p, rx, checked ? payload : NULL, len, flags, tag,
+			      rte_be_to_cpu_64(h->data));
 	return true;
 }
 
@@ -713,6 +724,8 @@ rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 	struct dfi_rdm_hdr one = *h;
 	struct dfi_rdm_rec rec;
 	enum rdm_take take;
+	struct rdm_rx *rx;
+	rte_be16_t flags;
 	uint32_t rlen;
 	bool kept;
 
@@ -728,10 +741,21 @@ rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		rlen = rte_be_to_cpu_32(rec.len);
 		if (unlikely(rlen > len - sizeof(rec)))
 			goto bad;
-		if ((int32_t)(seq - p->rcv_msg_seq) >= 0 ||
-		    (p->in.active && seq == p->in.msg_seq)) {
-			one.flags = (h->flags & ~rte_cpu_to_be_16(own)) |
-				    (rec.flags & rte_cpu_to_be_16(own));
+		flags = (h->flags & ~rte_cpu_to_be_16(own)) | (rec.flags & rte_cpu_to_be_16(own));
+		rx = NULL;
+		/* the next message, none under way: to a receive that takes it
+		 * at once, without a header of its own (msg_whole()'s way) */
+		if (seq == p->rcv_msg_seq && !p->in.active && p->blocked == NULL &&
+		    !(flags & rte_cpu_to_be_16(DFI_RDM_F_DELIVERY)))
+			rx = rx_match(ep, r, p, (flags & rte_cpu_to_be_16(DFI_RDM_F_TAGGED)) != 0,
+				      rte_be_to_cpu_64(rec.tag));
+		if (rx != NULL) {
+			take = rx_take_whole(ep, r, p, rx, payload + sizeof(rec), rlen,
+					     rte_be_to_cpu_16(flags), rte_be_to_cpu_64(rec.tag),
+					     rte_be_to_cpu_64(rec.data));
+		} else if ((int32_t)(seq - p->rcv_msg_seq) >= 0 ||
+			   (p->in.active && seq == p->in.msg_seq)) {
+			one.flags = flags;
 			one.msg_seq = rte_cpu_to_be_32(seq);
 			one.offset = 0;
 			one.msg_len = rec.len;
@@ -739,9 +763,11 @@ rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 			one.data = rec.data;
 			take = rdm_msg_segment(ep, r, p, &one, m, payload + sizeof(rec), rlen,
 					       &kept);
-			if (take != RDM_TAKEN)
-				return take;
+		} else {
+			take = RDM_TAKEN;	/* delivered before this packet was refused */
 		}
+		if (take != RDM_TAKEN)
+			return take;
 		payload += sizeof(rec) + rlen;
 		len -= (uint32_t)sizeof(rec) + rlen;
 	}
