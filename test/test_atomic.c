@@ -980,6 +980,50 @@ test_target_cpu_atomics(void)
 	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
 }
 
+/*
+ * The calls without flags of their own take the endpoint's default
+ * op_flags (fi_endpoint(3)): on an endpoint whose transmit completions are
+ * selective, fi_atomic() and fi_fetch_atomic() complete when FI_COMPLETION
+ * is among them and only then, and FI_INJECT among them leaves a fetch
+ * alone; the target changes either way.
+ */
+static void
+test_default_op_flags(void)
+{
+	struct fid_cq *const others[] = { b.cq };
+	struct fi_cq_err_entry err = { 0 };
+	struct fi_cq_data_entry e;
+	uint64_t flags, one = 1, res = 0;
+	struct fi_context ctx;
+	struct test_node s = { 0 };
+	struct fid_mr *mr;
+	int comp;
+
+	CU_ASSERT_EQUAL_FATAL(test_selective_node_open(&s, &td, av), 0);
+	CU_ASSERT_EQUAL_FATAL(reg(FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
+	memset(region(), 0, 8);
+	for (comp = 0; comp < 2; comp++) {
+		flags = FI_TRANSMIT | (comp ? FI_COMPLETION : 0);
+		CU_ASSERT_EQUAL(fi_control(&s.ep->fid, FI_SETOPSFLAG, &flags), 0);
+		CU_ASSERT_EQUAL(fi_atomic(s.ep, &one, 1, NULL, b.addr, raddr(0), fi_mr_key(mr),
+					  FI_UINT64, FI_SUM, &ctx), 0);
+		CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, comp ? TIMEOUT_MS : 100),
+				comp ? 1 : -FI_EAGAIN);
+		CU_ASSERT(!comp || (e.op_context == &ctx && (e.flags & FI_ATOMIC)));
+		CU_ASSERT_EQUAL(*(uint64_t *)(void *)region(), (uint64_t)comp + 1);
+	}
+	flags = FI_TRANSMIT | FI_COMPLETION | FI_INJECT;
+	CU_ASSERT_EQUAL(fi_control(&s.ep->fid, FI_SETOPSFLAG, &flags), 0);
+	CU_ASSERT_EQUAL(fi_fetch_atomic(s.ep, &one, 1, NULL, &res, NULL, b.addr, raddr(0),
+					fi_mr_key(mr), FI_UINT64, FI_SUM, &ctx), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, TIMEOUT_MS), 1);
+	CU_ASSERT(e.op_context == &ctx && res == 2);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)region(), 3);
+	CU_ASSERT(canaries_intact());
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+	test_node_close(&s);
+}
+
 static CU_TestInfo atomic_tests[] = {
 	{ "valid counts against fi_atomic(3); the rest refused", test_valid },
 	{ "every op x datatype x family x call against the reference", test_table },
@@ -991,6 +1035,8 @@ static CU_TestInfo atomic_tests[] = {
 	{ "counters, RMA events and remote CQ data", test_events_and_data },
 	{ "200 fetch-and-adds in flight, in order", test_pipelined },
 	{ "against the target CPU's own atomic adds", test_target_cpu_atomics },
+	{ "calls without flags take the endpoint's defaults (FI_SELECTIVE_COMPLETION)",
+	  test_default_op_flags },
 	CU_TEST_INFO_NULL,
 };
 

@@ -489,6 +489,69 @@ test_bad_calls(void)
 	CU_ASSERT_EQUAL(fi_write(a.ep, loc_mem, 10, NULL, 0x7777, 0, 1, NULL), -FI_EINVAL);
 }
 
+/*
+ * The calls without flags of their own take the endpoint's default
+ * op_flags (fi_endpoint(3)): on an endpoint whose transmit completions are
+ * selective, fi_write(), fi_read() and fi_writedata() complete when
+ * FI_COMPLETION is among them (FI_SETOPSFLAG) and only then; an inject never
+ * does, and FI_INJECT among them leaves a read alone. The bytes move either
+ * way.
+ */
+static void
+test_default_op_flags(void)
+{
+	struct fid_cq *const others[] = { b.cq };
+	struct fi_cq_err_entry err = { 0 };
+	struct fi_cq_data_entry e;
+	struct fi_context ctx;
+	struct test_node s = { 0 };
+	struct fid_mr *mr;
+	uint64_t flags, key, at;
+	int comp;
+
+	CU_ASSERT_EQUAL_FATAL(test_selective_node_open(&s, &td, av), 0);
+	CU_ASSERT_EQUAL_FATAL(reg(REGION, FI_REMOTE_READ | FI_REMOTE_WRITE, &mr), 0);
+	key = fi_mr_key(mr);
+	at = raddr(region(), 0);
+	for (comp = 0; comp < 2; comp++) {
+		flags = FI_TRANSMIT | (comp ? FI_COMPLETION : 0);
+		CU_ASSERT_EQUAL(fi_control(&s.ep->fid, FI_SETOPSFLAG, &flags), 0);
+		target_reset(REGION, 7);
+		test_fill(loc_mem, 256, 10 + comp);
+		CU_ASSERT_EQUAL(fi_write(s.ep, loc_mem, 256, NULL, b.addr, at, key, &ctx), 0);
+		CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, comp ? TIMEOUT_MS : 100),
+				comp ? 1 : -FI_EAGAIN);
+		CU_ASSERT(!comp || (e.op_context == &ctx && (e.flags & FI_WRITE)));
+		CU_ASSERT(memcmp(region(), loc_mem, 256) == 0);
+		memset(loc_mem + 4096, 0, 256);
+		CU_ASSERT_EQUAL(fi_read(s.ep, loc_mem + 4096, 256, NULL, b.addr, at, key, &ctx), 0);
+		CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, comp ? TIMEOUT_MS : 100),
+				comp ? 1 : -FI_EAGAIN);
+		CU_ASSERT(!comp || (e.op_context == &ctx && (e.flags & FI_READ)));
+		CU_ASSERT(memcmp(loc_mem + 4096, loc_mem, 256) == 0);
+		CU_ASSERT_EQUAL(fi_inject_write(s.ep, loc_mem, 64, b.addr, at + 512, key), 0);
+		CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, 100), -FI_EAGAIN);
+		CU_ASSERT(memcmp(region() + 512, loc_mem, 64) == 0);
+	}
+	/* FI_INJECT among the defaults does not apply to a read (fi_rma(3)) */
+	flags = FI_TRANSMIT | FI_COMPLETION | FI_INJECT;
+	CU_ASSERT_EQUAL(fi_control(&s.ep->fid, FI_SETOPSFLAG, &flags), 0);
+	CU_ASSERT_EQUAL(fi_read(s.ep, loc_mem + 4096, 256, NULL, b.addr, at, key, &ctx), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, TIMEOUT_MS), 1);
+	CU_ASSERT(e.op_context == &ctx && (e.flags & FI_READ));
+	flags = FI_TRANSMIT | FI_COMPLETION;
+	CU_ASSERT_EQUAL(fi_control(&s.ep->fid, FI_SETOPSFLAG, &flags), 0);
+	/* fi_writedata too; b takes its data as a completion of its own */
+	CU_ASSERT_EQUAL(fi_writedata(s.ep, loc_mem, 64, NULL, 0xda7a, b.addr, at, key, &ctx), 0);
+	CU_ASSERT_EQUAL(test_cq_wait(s.cq, &e, &err, others, 1, TIMEOUT_MS), 1);
+	CU_ASSERT(e.op_context == &ctx && (e.flags & FI_WRITE));
+	CU_ASSERT_EQUAL(test_cq_wait(b.cq, &e, &err, NULL, 0, TIMEOUT_MS), 1);
+	CU_ASSERT((e.flags & FI_REMOTE_CQ_DATA) && e.data == 0xda7a);
+	CU_ASSERT(canaries_intact(REGION));
+	CU_ASSERT_EQUAL(fi_close(&mr->fid), 0);
+	test_node_close(&s);
+}
+
 static CU_TestInfo rma_tests[] = {
 	{ "registration: keys, modes, bad requests", test_registration },
 	{ "every access combination x every operation", test_access_matrix },
@@ -498,6 +561,8 @@ static CU_TestInfo rma_tests[] = {
 	{ "3 MiB each way, segmented", test_large },
 	{ "no close under a write's later segments", test_close_under_write },
 	{ "bad calls", test_bad_calls },
+	{ "calls without flags take the endpoint's defaults (FI_SELECTIVE_COMPLETION)",
+	  test_default_op_flags },
 	CU_TEST_INFO_NULL,
 };
 

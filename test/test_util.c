@@ -192,6 +192,20 @@ test_node_open_attr(struct test_node *n, const struct test_domain *td, struct fi
 	return ret;
 }
 
+int
+test_selective_node_open(struct test_node *n, const struct test_domain *td, struct fid_av *av)
+{
+	struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_DATA, .size = 64 };
+	int ret;
+
+	ret = fi_endpoint(td->domain, td->info, &n->ep, n);
+	ret = ret ? ret : fi_cq_open(td->domain, &attr, &n->cq, NULL);
+	ret = ret ? ret : fi_ep_bind(n->ep, &av->fid, 0);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION);
+	ret = ret ? ret : fi_ep_bind(n->ep, &n->cq->fid, FI_RECV);
+	return ret ? ret : fi_enable(n->ep);
+}
+
 void
 test_node_close(struct test_node *n)
 {

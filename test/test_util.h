@@ -80,6 +80,15 @@ struct test_node {
 };
 
 /**
+ * Opens n on td's domain without counters, bound to av and to a CQ of
+ * FI_CQ_FORMAT_DATA whose transmit completions are selective
+ * (FI_SELECTIVE_COMPLETION), enabled; 0 or an error. test_node_close()
+ * closes it.
+ */
+int test_selective_node_open(struct test_node *n, const struct test_domain *td,
+			     struct fid_av *av);
+
+/**
  * Opens n on td's domain: a CQ of cq_attr for both directions, counters
  * waiting with cntr_wait, bound to av and inserted in it; 0 or an error.
  */

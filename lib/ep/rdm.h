@@ -568,6 +568,21 @@ rdm_ep_of(struct fid_ep *ep_fid)
 	return container_of(ep_fid, struct dfi_ep, ep_fid);
 }
 
+/**
+ * The flags of a transmit call that takes none of its own (fi_write(),
+ * fi_read(), fi_atomic()...): the endpoint's defaults (fi_endpoint(3),
+ * op_flags), FI_COMPLETION under FI_SELECTIVE_COMPLETION among them. FI_INJECT
+ * does not apply where the answer lands in the caller's buffers (fetch: a
+ * read, a fetching atomic).
+ */
+static inline uint64_t
+rdm_tx_defaults(struct fid_ep *ep_fid, bool fetch)
+{
+	uint64_t flags = rdm_ep_of(ep_fid)->tx_op_flags;
+
+	return fetch ? flags & ~(uint64_t)FI_INJECT : flags;
+}
+
 /** @return whether an I/O vector of count entries is one the endpoint takes. */
 static inline bool
 rdm_iov_ok(const struct dfi_ep *ep, const struct iovec *iov, size_t count)

@@ -206,7 +206,8 @@ rdm_atomic_write(struct fid_ep *ep, const void *buf, size_t count, void *desc __
 	struct fi_ioc ioc = { .addr = (void *)(uintptr_t)buf, .count = count };
 	struct rdm_atomic_req a = { .iov = &ioc, .count = 1, .datatype = datatype, .op = op };
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, false));
 }
 
 static ssize_t
@@ -216,7 +217,8 @@ rdm_atomic_writev(struct fid_ep *ep, const struct fi_ioc *iov, void **desc __rte
 {
 	struct rdm_atomic_req a = { .iov = iov, .count = count, .datatype = datatype, .op = op };
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, false));
 }
 
 static ssize_t
@@ -234,7 +236,8 @@ rdm_atomic_inject(struct fid_ep *ep, const void *buf, size_t count, fi_addr_t de
 	struct fi_ioc ioc = { .addr = (void *)(uintptr_t)buf, .count = count };
 	struct rdm_atomic_req a = { .iov = &ioc, .count = 1, .datatype = datatype, .op = op };
 
-	return atomic_post(ep, &a, dest, addr, key, 0, NULL, FI_INJECT | DFI_F_NO_COMPLETION);
+	return atomic_post(ep, &a, dest, addr, key, 0, NULL,
+			   rdm_tx_defaults(ep, false) | FI_INJECT | DFI_F_NO_COMPLETION);
 }
 
 static ssize_t
@@ -250,7 +253,8 @@ rdm_atomic_readwrite(struct fid_ep *ep, const void *buf, size_t count, void *des
 		.datatype = datatype, .op = op, .kind = DFI_ATOMIC_FETCH,
 	};
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, true));
 }
 
 static ssize_t
@@ -264,7 +268,8 @@ rdm_atomic_readwritev(struct fid_ep *ep, const struct fi_ioc *iov, void **desc _
 		.datatype = datatype, .op = op, .kind = DFI_ATOMIC_FETCH,
 	};
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, true));
 }
 
 static ssize_t
@@ -293,7 +298,8 @@ rdm_atomic_compwrite(struct fid_ep *ep, const void *buf, size_t count, void *des
 		.res_count = 1, .datatype = datatype, .op = op, .kind = DFI_ATOMIC_COMPARE,
 	};
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, true));
 }
 
 static ssize_t
@@ -310,7 +316,8 @@ rdm_atomic_compwritev(struct fid_ep *ep, const struct fi_ioc *iov, void **desc _
 		.kind = DFI_ATOMIC_COMPARE,
 	};
 
-	return atomic_post(ep, &a, dest, addr, key, 0, context, 0);
+	return atomic_post(ep, &a, dest, addr, key, 0, context,
+			   rdm_tx_defaults(ep, true));
 }
 
 static ssize_t

@@ -83,14 +83,15 @@ rdm_read(struct fid_ep *ep, void *buf, size_t len, void *desc __rte_unused, fi_a
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
-	return rma_post(ep, &iov, 1, src, addr, key, 0, context, 0, true);
+	return rma_post(ep, &iov, 1, src, addr, key, 0, context, rdm_tx_defaults(ep, true), true);
 }
 
 static ssize_t
 rdm_readv(struct fid_ep *ep, const struct iovec *iov, void **desc __rte_unused, size_t count,
 	  fi_addr_t src, uint64_t addr, uint64_t key, void *context)
 {
-	return rma_post(ep, iov, count, src, addr, key, 0, context, 0, true);
+	return rma_post(ep, iov, count, src, addr, key, 0, context, rdm_tx_defaults(ep, true),
+			true);
 }
 
 static ssize_t
@@ -105,14 +106,16 @@ rdm_write(struct fid_ep *ep, const void *buf, size_t len, void *desc __rte_unuse
 {
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
-	return rma_post(ep, &iov, 1, dest, addr, key, 0, context, 0, false);
+	return rma_post(ep, &iov, 1, dest, addr, key, 0, context, rdm_tx_defaults(ep, false),
+			false);
 }
 
 static ssize_t
 rdm_writev(struct fid_ep *ep, const struct iovec *iov, void **desc __rte_unused, size_t count,
 	   fi_addr_t dest, uint64_t addr, uint64_t key, void *context)
 {
-	return rma_post(ep, iov, count, dest, addr, key, 0, context, 0, false);
+	return rma_post(ep, iov, count, dest, addr, key, 0, context, rdm_tx_defaults(ep, false),
+			false);
 }
 
 static ssize_t
@@ -128,7 +131,7 @@ rdm_inject_write(struct fid_ep *ep, const void *buf, size_t len, fi_addr_t dest,
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rma_post(ep, &iov, 1, dest, addr, key, 0, NULL,
-			FI_INJECT | DFI_F_NO_COMPLETION, false);
+			rdm_tx_defaults(ep, false) | FI_INJECT | DFI_F_NO_COMPLETION, false);
 }
 
 static ssize_t
@@ -137,7 +140,8 @@ rdm_writedata(struct fid_ep *ep, const void *buf, size_t len, void *desc __rte_u
 {
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
-	return rma_post(ep, &iov, 1, dest, addr, key, data, context, FI_REMOTE_CQ_DATA, false);
+	return rma_post(ep, &iov, 1, dest, addr, key, data, context,
+			rdm_tx_defaults(ep, false) | FI_REMOTE_CQ_DATA, false);
 }
 
 static ssize_t
@@ -147,7 +151,8 @@ rdm_inject_writedata(struct fid_ep *ep, const void *buf, size_t len, uint64_t da
 	struct iovec iov = { .iov_base = (void *)(uintptr_t)buf, .iov_len = len };
 
 	return rma_post(ep, &iov, 1, dest, addr, key, data, NULL,
-			FI_INJECT | FI_REMOTE_CQ_DATA | DFI_F_NO_COMPLETION, false);
+			rdm_tx_defaults(ep, false) | FI_INJECT | FI_REMOTE_CQ_DATA |
+			DFI_F_NO_COMPLETION, false);
 }
 
 struct fi_ops_rma rdm_rma_ops = {
