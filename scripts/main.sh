@@ -55,7 +55,7 @@ echo "   stream in turns of raw frames (a second memif pair) and RDM messages; e
 echo "   share is of the raw turn just before it, and the turns are grouped by regime"
 "$top/scripts/pingpong.sh" -w memif -f -s -S 65536,1048576 rdm
 echo
-echo "== small messages posted 32 at a time (FI_MORE on all but every 32nd), bundled in"
+echo "== small messages injected 32 at a time (FI_MORE on all but every 32nd), bundled in"
 echo "   frames: messages a second against raw frames a second, in turns inside one pair"
 echo "   of processes (raw frames on a second memif pair), grouped by regime"
 "$top/scripts/pingpong.sh" -w memif -f -b 32 -S 64,256 -I 6000000 rdm

@@ -29,7 +29,8 @@
 #       streams; -I per mode);
 #   -s streams one way instead (message rate and bandwidth, ratio to raw's;
 #      for rdm and msg, the sender's packets per message, resends, refusals);
-#   -b N posts the streams' messages N at a time (FI_MORE; implies -s)
+#   -b N posts the streams' messages N at a time (FI_MORE; implies -s), injects
+#      without a completion where they fit, as the streams without -b
 #   -o streams RMA writes or reads over rdm too, after its messages (implies -s)
 #   -j writes the medians of each mode and size as JSON, for scripts/plot.py
 #   WIRE_PAIR_DEADLINE_S: how long a pair of processes may run (300 s, 600 s

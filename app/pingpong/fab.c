@@ -5,7 +5,10 @@
 /*
  * The provider's side of the pingpong: one endpoint per process, a CQ polled
  * with fi_cq_read (manual progress), fi_inject below the inject size, and
- * FI_THREAD_DOMAIN so that the provider takes no lock. Two receives are
+ * FI_THREAD_DOMAIN so that the provider takes no lock. Sends complete
+ * selectively (FI_COMPLETION in the endpoint's default flags), so that a
+ * stream's batches below the inject size go as injects do, with FI_MORE and
+ * no completion. Two receives are
  * posted at all times, so that the next message always finds one while the
  * last is handled. The server echoes what it receives, at the size it
  * received.
@@ -77,12 +80,16 @@ static struct fab fab;
 static int
 fab_ep_open(struct fi_info *info)
 {
+	/* sends, writes and reads complete as without FI_SELECTIVE_COMPLETION,
+	 * unless posted with flags that leave FI_COMPLETION out */
+	info->tx_attr->op_flags |= FI_COMPLETION;
 	FAB_CHECK(fi_endpoint(fab.domain, info, &fab.ep, NULL));
 	if (fab.av != NULL)
 		FAB_CHECK(fi_ep_bind(fab.ep, &fab.av->fid, 0));
 	else
 		FAB_CHECK(fi_ep_bind(fab.ep, &fab.eq->fid, 0));
-	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_RECV));
+	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION));
+	FAB_CHECK(fi_ep_bind(fab.ep, &fab.cq->fid, FI_RECV));
 	FAB_CHECK(fi_enable(fab.ep));
 	/* the reliable protocol's counters, which a stream reports */
 	if (fab.reliable && fi_open_ops(&fab.ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&fab.ext,
@@ -441,8 +448,10 @@ fab_count(void *arg, uint64_t *bytes)
 }
 
 /*
- * Message sent-th of a stream: an inject, a send, or with --batch a send
- * with FI_MORE on all but every batch-th (an inject's copy where it fits).
+ * Message sent-th of a stream: an inject (no completion) where it fits, a
+ * send otherwise; with --batch posted with FI_MORE on all but every
+ * batch-th, an inject then as FI_INJECT without FI_COMPLETION, so that the
+ * batched stream differs from the other by FI_MORE alone.
  * @return as fi_send(); *comp: a completion will come.
  */
 static ssize_t
@@ -452,10 +461,10 @@ fab_post(size_t size, uint64_t sent, uint32_t batch, bool inject, bool *comp)
 	struct fi_msg msg = {
 		.msg_iov = &iov, .iov_count = 1, .addr = fab.peer, .context = &fab.tx_ctx,
 	};
-	uint64_t flags = FI_COMPLETION | (inject ? FI_INJECT : 0) |
+	uint64_t flags = (inject ? FI_INJECT : FI_COMPLETION) |
 			 (sent % batch != batch - 1 ? FI_MORE : 0);
 
-	*comp = batch > 1 || !inject;
+	*comp = !inject;
 	if (batch > 1)
 		return fi_sendmsg(fab.ep, &msg, flags);
 	return inject ? fi_inject(fab.ep, fab.tx_buf, size, fab.peer) :
@@ -468,13 +477,14 @@ fab_blast(size_t size, uint64_t iters, uint32_t batch)
 {
 	struct fi_cq_msg_entry e[STREAM_BATCH];
 	bool inject = size <= fab.info->tx_attr->inject_size, comp;
-	/* batches complete by the packet: as many in flight as the endpoint takes */
+	/* injects are posted until the endpoint refuses one; batched sends
+	 * complete by the packet: as many in flight as the endpoint takes */
 	uint64_t sent = 0, in_flight = 0, max = batch > 1 ? fab.info->tx_attr->size : STREAM_TX;
 	ssize_t ret, n, i;
 
 	while (sent < iters || in_flight > 0) {
 		ret = -FI_EAGAIN;
-		if (sent < iters && ((inject && batch <= 1) || in_flight < max)) {
+		if (sent < iters && (inject || in_flight < max)) {
 			ret = fab_post(size, sent, batch, inject, &comp);
 			if (ret == 0) {
 				sent++;
