@@ -8,10 +8,9 @@
  * FI_THREAD_DOMAIN so that the provider takes no lock. Sends complete
  * selectively (FI_COMPLETION in the endpoint's default flags), so that a
  * stream's batches below the inject size go as injects do, with FI_MORE and
- * no completion. Two receives are
- * posted at all times, so that the next message always finds one while the
- * last is handled. The server echoes what it receives, at the size it
- * received.
+ * no completion. Two receives are posted at all times, so that the next
+ * message always finds one while the last is handled. The server echoes
+ * what it receives, at the size it received.
  */
 
 #include <inttypes.h>
