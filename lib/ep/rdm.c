@@ -574,6 +574,17 @@ ux_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct 
 }
 
 /*
+ * Whether message msg_seq, of packet flags flags, may go the way of a whole
+ * one (msg_whole(), a bundle's record): next in p's order, no refused one
+ * waiting before it, no delivery notice wanted.
+ */
+static inline bool
+msg_next_whole(const struct rdm_peer *p, uint32_t msg_seq, uint16_t flags)
+{
+	return msg_seq == p->rcv_msg_seq && p->blocked == NULL && !(flags & DFI_RDM_F_DELIVERY);
+}
+
+/*
  * Message len bytes at payload, whole and next in p's order, into rx, which
  * takes it: the receive claimed, the bytes copied (payload NULL: there
  * already, checked on the way), the completion written.
@@ -617,8 +628,7 @@ msg_whole(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const struct
 	bool checked;
 
 	if (h->offset != 0 || rte_be_to_cpu_32(h->msg_len) != len ||
-	    rte_be_to_cpu_32(h->msg_seq) != p->rcv_msg_seq || p->blocked != NULL ||
-	    (flags & DFI_RDM_F_DELIVERY))
+	    !msg_next_whole(p, rte_be_to_cpu_32(h->msg_seq), flags))
 		return false;
 	rx = rx_match(ep, r, p, (flags & DFI_RDM_F_TAGGED) != 0, tag);
 	if (rx == NULL && len <= RDM_UX_INLINE && len <= r->rxq->eager_max) {
@@ -745,8 +755,7 @@ rdm_msg_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p,
 		rx = NULL;
 		/* the next message, none under way: to a receive that takes it
 		 * at once, without a header of its own (msg_whole()'s way) */
-		if (seq == p->rcv_msg_seq && !p->in.active && p->blocked == NULL &&
-		    !(flags & rte_cpu_to_be_16(DFI_RDM_F_DELIVERY)))
+		if (!p->in.active && msg_next_whole(p, seq, rte_be_to_cpu_16(flags)))
 			rx = rx_match(ep, r, p, (flags & rte_cpu_to_be_16(DFI_RDM_F_TAGGED)) != 0,
 				      rte_be_to_cpu_64(rec.tag));
 		if (rx != NULL) {
