@@ -73,15 +73,20 @@ install_deps() {
 		"${missing[@]}"
 }
 
-# build DIR [meson options...]: the options apply to a directory set up
-# before too, which would otherwise keep the ones it was set up with
-build() {
+# configure DIR [meson options...]: sets DIR up; the options apply to a
+# directory set up before too, which would otherwise keep the ones it was set
+# up with
+configure() {
 	local dir=$1
 	shift
 	if [ ! -f "$top/$dir/build.ninja" ]; then
-		meson setup "$top/$dir" "$top" "$@" || return
+		meson setup "$top/$dir" "$top" "$@"
 	elif [ $# -gt 0 ]; then
-		meson configure "$top/$dir" "$@" >/dev/null || return
+		meson configure "$top/$dir" "$@" >/dev/null
 	fi
-	ninja -C "$top/$dir"
+}
+
+# build DIR [meson options...]: configure, then build everything
+build() {
+	configure "$@" && ninja -C "$top/$1"
 }

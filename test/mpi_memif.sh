@@ -6,8 +6,9 @@
 # at once (OFI MTL, mtl_ofi_provider_include dpdk), rank 0 on the server end
 # of a memif pair and rank 1 on the client end, each with its own
 # FI_DPDK_EAL_ARGS; test/mpi_pingpong.c checks every echo from 8 B to 1 MiB.
-# Ten launches in a row must all pass: ranks that start together must find
-# each other (before the port revival, 2 launches in 3 hung in MPI_Recv).
+# Six launches in a row must all pass: ranks that start together must find
+# each other (before the port revival, 2 launches in 3 hung in MPI_Recv: six
+# pass by chance once in 729).
 #
 # usage: mpi_memif.sh <mpi_pingpong> <directory of libdpdk-fi.so> [launches]
 
@@ -18,7 +19,7 @@ here=$(dirname "$0")
 
 prog=$1
 export FI_PROVIDER_PATH=$2
-launches=${3:-10}
+launches=${3:-6}
 wire_setup memif
 wire_mktemp
 tmp=$WIRE_TMP
