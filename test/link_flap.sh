@@ -25,7 +25,8 @@ outages=2
 port=$(wire_free_port $((47800 + RANDOM % 100)))
 # a second or so of 64-byte round trips on a quiet host, then a few of
 # 8 KiB messages of six packets each: the outages land in one or both
-args=(-e "$mode" -P "$port" -S "64,8192" -I 100000 -c -T 60)
+iters=100000
+args=(-e "$mode" -P "$port" -S "64,8192" -I "$iters" -c -T 60)
 eal="--log-level=dfi.*:notice"
 # shellcheck disable=SC2046
 wire_run server "$tmp/server" "$peer" $(wire_eal server) "$eal" -- "${args[@]}"
@@ -53,7 +54,7 @@ wire_wait "$cpid" 90
 crc=$?
 [ "$rc" -eq 0 ] && rc=$crc
 check "$mode: the client was running at each of $outages outages" test "$alive" -eq "$outages"
-wire_pp_checks "$rc" "$tmp/client" "a flapping wire" "$mode" 100000 64 8192
+wire_pp_checks "$rc" "$tmp/client" "a flapping wire" "$mode" "$iters" 64 8192
 s=$(cat "$tmp/server")
 check "the server's provider saw the link go down $outages times" \
 	count_is "$s" 'link down: sends fail' "$outages"
