@@ -89,7 +89,10 @@ pp_ctrl_connect(const char *host, uint16_t port, int timeout_s)
 		fprintf(stderr, "fi_dpdk_pingpong: cannot resolve %s\n", host);
 		return -1;
 	}
-	for (tries = 0; tries < timeout_s * 10; tries++) {
+	/* every 10 ms: two processes started together are both some 0.5 s in
+	 * their start, and a client that tried every 100 ms waited 50 ms on
+	 * average past the server's listen */
+	for (tries = 0; tries < timeout_s * 100; tries++) {
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) == 0) {
 			freeaddrinfo(res);
@@ -98,7 +101,7 @@ pp_ctrl_connect(const char *host, uint16_t port, int timeout_s)
 		}
 		if (fd >= 0)
 			close(fd);
-		usleep(100000);
+		usleep(10000);
 	}
 	freeaddrinfo(res);
 	fprintf(stderr, "fi_dpdk_pingpong: no server at %s:%u within %d s\n", host, port,
