@@ -90,3 +90,18 @@ configure() {
 build() {
 	configure "$@" && ninja -C "$top/$1"
 }
+
+# test_programs DIR SUITE...: what the tests of these suites run (programs,
+# the provider), as ninja's targets in DIR
+test_programs() {
+	python3 - "$top/$1" "${@:2}" <<'PY'
+import json, os, subprocess, sys
+build, suites = sys.argv[1], {"fi-dpdk:" + s for s in sys.argv[2:]}
+def intro(what):
+    return json.loads(subprocess.check_output(["meson", "introspect", build, what]))
+needed = {d for t in intro("--tests") if suites & set(t["suite"]) for d in t["depends"]}
+for t in intro("--targets"):
+    if t["id"] in needed:
+        print("\n".join(os.path.relpath(f, build) for f in t["filename"]))
+PY
+}

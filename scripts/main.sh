@@ -11,8 +11,9 @@
 # Debian's fi_pingpong over dpdk against Debian's own providers shm, tcp and
 # udp;ofi_rxd, and against itself on 2 MB hugepages, then against tcp at every
 # size of fi_pingpong -S all, all measured in the same run; RDM streams over
-# veth with interfaces of 1500 and of 9000 bytes; Open MPI's ping-pong; and a
-# picture of it all (build/main/latency-bandwidth.svg).
+# veth with interfaces of 1500 and of 9000 bytes; Open MPI's ping-pong; the
+# benchmarks (meson test --suite bench); and a picture of it all
+# (build/main/latency-bandwidth.svg).
 
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -77,6 +78,11 @@ if [ -x "$top/build/test/mpi_latency" ] && command -v mpirun >/dev/null; then
 	"$top/scripts/mpi_peers.sh"
 	echo
 fi
+echo "== the benchmarks (meson's bench suite: figures, never a verdict on speed): address"
+echo "   vector and memory registration lookups, the copy and CRC, endpoints' message rates"
+echo "   against raw frames, scalable endpoints, and what a lost frame costs"
+meson test -C "$top/build" --suite bench --verbose --logbase bench
+echo
 python3 "$top/scripts/plot.py" "$out/latency-bandwidth.svg" --pingpong "$out/pingpong.json" \
 	--stream "$out/stream.json" --peers "$out/peers.json"
 echo "== the picture: $out/latency-bandwidth.svg (latency and bandwidth against size)"

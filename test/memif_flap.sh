@@ -21,7 +21,8 @@ here=$(dirname "$0")
 . "$here/harness.sh"
 
 wire_test_init "$1" "$2"
-rounds=${DFI_FLAP_ROUNDS:-6}
+# four deaths a side (DFI_FLAP_ROUNDS): each is a process to start under ASan
+rounds=${DFI_FLAP_ROUNDS:-4}
 
 # flap ROLE [-D]: the survivor holds the memif ROLE (server or client) end
 flap() {

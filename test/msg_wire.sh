@@ -25,8 +25,8 @@ here=$(dirname "$0")
 . "$here/harness.sh"
 
 wire_test_one "$1" "$2" "$3"
-# 500 cycles unless asked: some 6 s under ASan, where msg-wire-memif runs
-cycles=${4:-500}
+# 300 cycles unless asked: some 4 s under ASan, where msg-wire-memif runs
+cycles=${4:-300}
 [ -n "${5:-}" ] && export FI_DPDK_FAULT=$5
 deadline_ms=2000
 port=$(wire_free_port $((46000 + RANDOM % 1000)))
