@@ -4,7 +4,7 @@
 
 /*
  * The data path's bulk copy: memcpy(), but not into glibc's `rep movsb`
- * where the CPU runs it slowly; and a frame made one's own, to write into.
+ * where the CPU runs it slowly.
  */
 
 #ifndef _DFI_COPY_H_
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
-#include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
 /* glibc 2.36 copies more than 2 KiB with `rep movsb` */
@@ -44,25 +43,6 @@ dfi_copy(void *dst, const void *src, size_t len)
 		rte_memcpy(dst, src, len);
 	else
 		memcpy(dst, src, len);
-}
-
-/**
- * A frame to write into or to hand on whole: m itself when nobody else holds
- * it, else a copy of it from pool, m's reference given up (a sender that
- * keeps its packet to send again, RDM's injects, must find it as sent).
- * @return the frame, or NULL (m untouched) when no copy could be made.
- */
-static inline struct rte_mbuf *
-dfi_mbuf_own(struct rte_mbuf *m, struct rte_mempool *pool)
-{
-	struct rte_mbuf *own;
-
-	if (likely(rte_mbuf_refcnt_read(m) == 1))
-		return m;
-	own = rte_pktmbuf_copy(m, pool, 0, UINT32_MAX);
-	if (own != NULL)
-		rte_pktmbuf_free(m);
-	return own;
 }
 
 #endif /* _DFI_COPY_H_ */

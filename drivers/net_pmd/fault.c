@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy.h"
 #include "dfi.h"
 #include "fault.h"
 #include "net_log.h"
@@ -152,21 +151,17 @@ dfi_fault_free(struct dfi_fault *f)
 
 /*
  * Flips one bit of the first segment, headers and payload alike, as a wire
- * would: in a copy when the frame is shared (a sender keeps its packet to
- * send it again, and its copy must stay as sent). @return the frame to pass
- * on (m, or its copy; m, untouched, when no copy could be made).
+ * would. The frame is the wire's alone: a sender that sends a packet again
+ * keeps its own copy of it (RDM's kept injects), never a reference.
  */
-static struct rte_mbuf *
+static void
 corrupt(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf *m)
 {
 	uint64_t r = next_rand(f, dir);
 	uint32_t len = rte_pktmbuf_data_len(m);
-	struct rte_mbuf *own;
 
-	if (len == 0 || (own = dfi_mbuf_own(m, f->pool)) == NULL)
-		return m;
-	rte_pktmbuf_mtod(own, uint8_t *)[(r >> 8) % len] ^= (uint8_t)(1u << (r & 7));
-	return own;
+	if (len > 0)
+		rte_pktmbuf_mtod(m, uint8_t *)[(r >> 8) % len] ^= (uint8_t)(1u << (r & 7));
 }
 
 uint16_t
@@ -188,7 +183,7 @@ dfi_fault_apply(struct dfi_fault *f, enum dfi_fault_dir dir, struct rte_mbuf **p
 		if (happens(f, dir, DFI_FAULT_DUP))
 			copy = rte_pktmbuf_copy(m, f->pool, 0, UINT32_MAX);
 		if (happens(f, dir, DFI_FAULT_CORRUPT))
-			m = corrupt(f, dir, m);
+			corrupt(f, dir, m);
 		if (f->held[dir] == NULL && happens(f, dir, DFI_FAULT_REORDER))
 			f->held[dir] = m;
 		else

@@ -976,12 +976,9 @@ dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_addr
 		*r = fresh;
 	}
 	if (r->local) {
-		/* a frame its sender keeps (RDM's injects) goes to the local
-		 * receiver as a copy: the receiver adjusts, chains and holds
-		 * what it is given, where a wire would give it bytes */
-		m = dfi_mbuf_own(m, port->rt->pool);
-		if (unlikely(m == NULL))
-			return -FI_ENOMEM;
+		/* the receiver adjusts, chains and holds the frame itself: no
+		 * sender keeps a reference to a frame it sent (RDM's kept
+		 * injects keep a copy) */
 		route_apply(r, m);
 		sink->lo[sink->nb_lo++] = m;
 		if (unlikely(sink->nb_lo == DFI_TX_BURST))

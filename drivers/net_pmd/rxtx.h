@@ -293,17 +293,6 @@ dfi_sink_mbufs_free(struct dfi_sink *sink, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
-/** Gives back one reference to the one-segment packet m, never what another
- * holder chained to it since (a receiver given the same mbuf). */
-static inline void
-dfi_sink_seg_free(struct dfi_sink *sink, struct rte_mbuf *m)
-{
-	struct rte_mbuf *seg = rte_pktmbuf_prefree_seg(m);
-
-	if (seg != NULL)
-		sink_seg_put(sink->port->rt->pool, dfi_sink_cache(sink), seg);
-}
-
 static inline void
 dfi_sink_mbuf_free(struct dfi_sink *sink, struct rte_mbuf *m)
 {

@@ -1786,6 +1786,7 @@ rdm_rxq_fini(struct rdm_rxq *q)
  * from glibc's heap once a chunk that size had been freed (its mmap
  * threshold follows the frees) and cleared all 16 MiB, in 2-3 ms and 16 MiB
  * made resident per endpoint opened (an FI_EP_MSG endpoint per connection).
+ * The kept injects' packets (rdm_conn_inject()) take such a mapping too.
  */
 static uint8_t *
 inject_bufs_map(size_t len)
@@ -1804,6 +1805,8 @@ rdm_release(struct dfi_ep *ep, struct dfi_rdm *r)
 	free(r->inject_small);
 	if (r->inject_bufs != NULL)
 		munmap(r->inject_bufs, r->inject_bufs_len);
+	if (r->kept_bufs != NULL)
+		munmap(r->kept_bufs, RDM_KEPT_MAX * r->kept_stride);
 	rdm_atomic_fini(r);
 	rdm_rxq_fini(&r->own_rxq);
 	rdm_trig_fini(r);
@@ -1868,10 +1871,16 @@ rdm_init(struct dfi_ep *ep, const struct fi_info *info)
 	r->inject_small = calloc(nb_ops, RDM_INJECT_SMALL);
 	r->inject_bufs_len = nb_ops * RTE_MAX(ep->inject_size, (size_t)1);
 	r->inject_bufs = inject_bufs_map(r->inject_bufs_len);
-	if (r->ops == NULL || r->inject_small == NULL || r->inject_bufs == NULL) {
+	r->kept_stride = RTE_ALIGN_CEIL(sizeof(struct dfi_rdm_hdr) + ep->inject_size,
+					RTE_CACHE_LINE_SIZE);
+	r->kept_bufs = inject_bufs_map(RDM_KEPT_MAX * r->kept_stride);
+	if (r->ops == NULL || r->inject_small == NULL || r->inject_bufs == NULL ||
+	    r->kept_bufs == NULL) {
 		ret = -FI_ENOMEM;
 		goto err;
 	}
+	for (i = 0; i < RDM_KEPT_MAX; i++)
+		r->kept_free[i] = r->kept_bufs + (size_t)i * r->kept_stride;
 	for (i = nb_ops; i > 0; i--)
 		op_free(r, &r->ops[i - 1]);
 	/* an endpoint of a shared receive context takes its queue at fi_enable() */

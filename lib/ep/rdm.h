@@ -43,10 +43,9 @@
  * small message waits for others to share its packet (rdm_conn.c, cork()) */
 #define RDM_AUTOCORK		8
 #define RDM_QUIET_CALLS		4	/* progress calls in a row without the timers' pass */
-/* Injects sent at once keep their packet (rdm_conn_inject()): at most this
- * many per endpoint, and fewer in flight to a peer than RDM_AUTOCORK (or
- * FI_DPDK_RDM_AUTOCORK, when lower), which bounds what they hold of the
- * port's pool */
+/* Injects sent at once keep a copy of their packet (rdm_conn_inject()): at
+ * most this many per endpoint, and fewer in flight to a peer than
+ * RDM_AUTOCORK (or FI_DPDK_RDM_AUTOCORK, when lower) */
 #define RDM_KEPT_MAX		32
 
 struct dfi_ep;
@@ -102,8 +101,8 @@ enum rdm_retx_cause {
 struct rdm_txe {
 	union {
 		struct rdm_op *op;	/* nb_ops of them, from this one on */
-		struct rte_mbuf *kept;	/* nb_ops 0: an inject's packet as it was
-					 * sent, its header at offset in the buffer */
+		uint8_t *kept;		/* nb_ops 0: an inject's packet as it was
+					 * sent, header then payload (a kept_bufs slot) */
 	};
 	uint64_t sent_tsc;		/* last transmission */
 	uint32_t offset;		/* op's: the segment's place in the message */
@@ -426,6 +425,12 @@ struct dfi_rdm {
 	uint8_t *inject_small;
 	uint8_t *inject_bufs;		/* mapped: inject_bufs_map() */
 	size_t inject_bufs_len;
+	/* kept injects' packets: RDM_KEPT_MAX slots of kept_stride bytes
+	 * (mapped: inject_bufs_map()), the free ones a stack of
+	 * RDM_KEPT_MAX - nb_kept, the last freed on top (still in the cache) */
+	uint8_t *kept_bufs;
+	size_t kept_stride;
+	uint8_t *kept_free[RDM_KEPT_MAX];
 	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
 	/* receives and unexpected messages: own, or a shared context's */
 	struct rdm_rxq *rxq;
@@ -501,7 +506,7 @@ bool rdm_conn_settle(struct dfi_ep *ep, struct dfi_rdm *r);
  * completion or delivery notice asked; a send counter counts it when
  * acknowledged; pkt_flags DFI_RDM_F_TAGGED and _CQ_DATA, with data) to p at
  * once, without an operation, when nothing waits to be sent to p and the
- * window takes it: its packet is kept (a reference) until acknowledged, and
+ * window takes it: a copy of its packet is kept until acknowledged, and
  * sent again from there; it counts in nb_ops meanwhile. @return whether it
  * was sent; if not, the caller posts it as an operation.
  */

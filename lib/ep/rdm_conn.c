@@ -136,6 +136,20 @@ peers_grow(struct dfi_rdm *r)
 	return 0;
 }
 
+/* A free slot for a kept inject's packet; the caller checked there is one. */
+static inline uint8_t *
+kept_take(struct dfi_rdm *r)
+{
+	return r->kept_free[RDM_KEPT_MAX - 1 - r->nb_kept++];
+}
+
+/* A kept inject's slot freed, on top of the stack. */
+static inline void
+kept_put(struct dfi_rdm *r, uint8_t *slot)
+{
+	r->kept_free[RDM_KEPT_MAX - r->nb_kept--] = slot;
+}
+
 /* @return whether window slot e holds a kept inject's packet (nb_ops 0). */
 static inline bool
 txe_kept(const struct rdm_txe *e)
@@ -144,8 +158,8 @@ txe_kept(const struct rdm_txe *e)
 }
 
 /* The window slot of a new packet, but for its op or kept packet: nb_ops
- * ops from offset in the first (0: a kept inject's packet, offset its
- * header's place in the buffer), len payload bytes. */
+ * ops from offset in the first (0: a kept inject's packet), len payload
+ * bytes. */
 static inline void
 txe_open(struct rdm_txe *e, uint8_t nb_ops, uint32_t offset, uint32_t len, uint8_t awaited)
 {
@@ -173,8 +187,7 @@ peer_reset_windows(struct dfi_rdm *r, struct rdm_peer *p)
 	p->nb_held = 0;
 	for (i = 0; i < r->window; i++) {
 		if (txe_kept(&p->txw[i])) {
-			rte_pktmbuf_free_seg(p->txw[i].kept);
-			r->nb_kept--;
+			kept_put(r, p->txw[i].kept);
 			r->nb_ops--;
 		}
 	}
@@ -578,18 +591,14 @@ send_bundle(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm
 	seq_out(ep, r, p, e, m);
 }
 
-/* The header of a kept inject's packet: where it was built, ahead of what
- * the wire put before it since. */
+/* The header of a kept inject's packet, its payload after it. */
 static inline const struct dfi_rdm_hdr *
 kept_hdr(const struct rdm_txe *e)
 {
-	return (const struct dfi_rdm_hdr *)((const uint8_t *)e->kept->buf_addr + e->offset);
+	return (const struct dfi_rdm_hdr *)e->kept;
 }
 
-/*
- * A kept inject's packet again: a copy, since the first may still be on its
- * way out (a NIC's queue), with the connection's state of now.
- */
+/* A kept inject's packet again, with the connection's state of now. */
 static void
 send_kept(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, struct rdm_txe *e,
 	  uint32_t psn, bool ack_req)
@@ -623,11 +632,8 @@ static inline void
 kept_release(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_txe *e)
 {
 	dfi_ep_count(ep, DFI_CNTR_SEND, false);
-	/* the segment alone: a receiver given the same mbuf (a ring PMD in
-	 * one process) may have chained it to others */
-	dfi_sink_seg_free(&ep->sink, e->kept);
+	kept_put(r, e->kept);
 	e->kept = NULL;
-	r->nb_kept--;
 	r->nb_ops--;
 }
 
@@ -1591,8 +1597,8 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const 
 	a.msg_seq = p->next_msg_seq++;
 	/* a send counter waits on it (op_awaited()) */
 	e = &p->txw[a.psn & (r->window - 1)];
-	e->kept = m;
-	txe_open(e, 0, m->data_off, len, ep->cntrs[DFI_CNTR_SEND] != NULL);
+	e->kept = kept_take(r);
+	txe_open(e, 0, 0, len, ep->cntrs[DFI_CNTR_SEND] != NULL);
 	a.flags = pkt_flags | (e->awaited ? DFI_RDM_F_ACK_REQ : 0);
 	if (pkt_flags & DFI_RDM_F_CQ_DATA)
 		a.data = data;
@@ -1601,10 +1607,15 @@ rdm_conn_inject(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, const 
 	else
 		dfi_iov_gather(h + 1, iov, count, 0, len);
 	hdr_fill(r, p, h, &a);
-	/* the wire's reference goes when the frame is out, ours when acked;
-	 * a store, not an atomic add: no one else has the mbuf yet */
-	rte_mbuf_refcnt_set(m, 2);
-	r->nb_kept++;
+	/*
+	 * A copy, not a second reference to the frame: freed after its
+	 * transmit with a reference of two, the frame took an atomic
+	 * decrement in memif's burst, whose lock waited for the frame's
+	 * stores into the ring (lines the other side's core had read) before
+	 * the ring's head could follow them: 60 ns more a round trip between
+	 * two processes (design.md, "Kept injects").
+	 */
+	dfi_copy(e->kept, h, sizeof(*h) + len);
 	r->nb_ops++;
 	r->stats.kept++;
 	seq_out(ep, r, p, e, m);
