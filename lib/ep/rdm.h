@@ -426,11 +426,9 @@ struct dfi_rdm {
 	uint8_t *inject_bufs;		/* mapped: inject_bufs_map() */
 	size_t inject_bufs_len;
 	/* kept injects' packets: RDM_KEPT_MAX slots of kept_stride bytes
-	 * (mapped: inject_bufs_map()), the free ones a stack of
-	 * RDM_KEPT_MAX - nb_kept, the last freed on top (still in the cache) */
+	 * (mapped: inject_bufs_map()); the free ones in kept_free[] */
 	uint8_t *kept_bufs;
 	size_t kept_stride;
-	uint8_t *kept_free[RDM_KEPT_MAX];
 	struct rdm_atomic_slot *atomic_slots;	/* FI_ATOMIC: one per op (rdm_atomic.c) */
 	/* receives and unexpected messages: own, or a shared context's */
 	struct rdm_rxq *rxq;
@@ -458,6 +456,10 @@ struct dfi_rdm {
 	/* the rest of a burst whose messages ran out of posted receives: taken
 	 * in at the next call, after the application could post more */
 	struct rte_mbuf *left[DFI_RX_BURST];
+	/* the free slots of kept_bufs, a stack of RDM_KEPT_MAX - nb_kept, the
+	 * last freed on top (still in the cache); 256 bytes, one entry read a
+	 * kept inject, here with left[] and out of the fields every packet reads */
+	uint8_t *kept_free[RDM_KEPT_MAX];
 };
 
 /* -- the protocol (rdm_conn.c) -- */
