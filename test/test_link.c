@@ -34,10 +34,14 @@
  * it. FI_THREAD_DOMAIN domains have no watchdog, and there what the
  * application left lost stays lost until it progresses again. The
  * watchdog's thread runs off the application's lcore (its EAL has lcore 0
- * alone).
+ * alone). While the application progresses, the watchdog's looks space
+ * out (each wakes a thread that takes a CPU from a poller), unless the
+ * CPUs are crowded, and they come back to one a millisecond once it stays
+ * away.
  */
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -866,12 +870,138 @@ test_memif_regions_mapped(void)
 	side_close(&a);
 }
 
+static int
+naps_read(const char *task_dir, const char *name, void *arg)
+{
+	char path[400], line[128];
+	long *naps = arg, v;
+	FILE *f;
+
+	if (strcmp(name, "dfi-watchdog") != 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/status", task_dir);
+	f = fopen(path, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			*naps += v;
+	}
+	if (f != NULL)
+		fclose(f);
+	return 0;
+}
+
+/* The naps of the process's watchdog threads so far: each is a voluntary
+ * context switch of a thread named dfi-watchdog. */
+static long
+watchdog_naps(void)
+{
+	long naps = 0;
+
+	proc_self_threads(naps_read, &naps);
+	return naps;
+}
+
+#define BUSY_MS		400
+#define ALONE_MS	200
+#define SPINNERS	3
+
+static uint32_t spin_stop;
+
+static void *
+spin_run(void *arg __rte_unused)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!__atomic_load_n(&spin_stop, __ATOMIC_RELAXED) && test_ms_since(&t0) < 5000)
+		;
+	return NULL;
+}
+
+/* The watchdog's naps while the application polls its endpoint BUSY_MS,
+ * with n threads of its own spinning beside it. */
+static long
+busy_naps(struct side *a, int n)
+{
+	pthread_t spinners[SPINNERS];
+	struct timespec t0;
+	long naps0;
+	int k, started = 0;
+
+	__atomic_store_n(&spin_stop, 0, __ATOMIC_RELAXED);
+	for (k = 0; k < n; k++)
+		started += pthread_create(&spinners[started], NULL, spin_run, NULL) == 0;
+	CU_ASSERT_EQUAL(started, n);
+	naps0 = watchdog_naps();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (test_ms_since(&t0) < BUSY_MS)
+		fi_cq_read(a->cq, NULL, 0);
+	naps0 = watchdog_naps() - naps0;
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELAXED);
+	for (k = 0; k < started; k++)
+		pthread_join(spinners[k], NULL);
+	return naps0;
+}
+
+/*
+ * An application that keeps progressing its endpoint (FI_THREAD_SAFE), the
+ * CPUs not crowded (FI_DPDK_WATCHDOG_CPUS far above what runs): the looks
+ * space out to one every FI_DPDK_WATCHDOG_MAX_US (8 ms), 50 of them in
+ * BUSY_MS and a few on the way, where one a millisecond made 400, each a
+ * poller's CPU taken away. Then the application stays away: a look finds it
+ * gone within two of the longest naps, progresses the endpoint, and the
+ * looks come every millisecond again (about 180 in ALONE_MS, 25 had they
+ * stayed spaced out). On crowded CPUs (FI_DPDK_WATCHDOG_CPUS=1 and three
+ * threads spinning beside the poller) the looks stay every millisecond
+ * while it polls: there they stand in for threads off their CPU. A longest
+ * nap under the first (FI_DPDK_WATCHDOG_MAX_US=999) fails the domain.
+ */
+static void
+test_watchdog_spaced_out(void)
+{
+	long busy, alone, crowded;
+	uint64_t rescued;
+	struct side a;
+
+	threading = FI_THREAD_SAFE;
+	/* a nap shorter than the first is refused, with the domain */
+	setenv("FI_DPDK_WATCHDOG_MAX_US", "999", 1);
+	CU_ASSERT_EQUAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), -FI_EINVAL);
+	side_close(&a);
+	unsetenv("FI_DPDK_WATCHDOG_MAX_US");
+	setenv("FI_DPDK_WATCHDOG_CPUS", "4096", 1);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
+	rescued = rescues(&a);
+	busy = busy_naps(&a, 0);
+	CU_ASSERT_EQUAL(rescues(&a), rescued);
+	alone = watchdog_naps();
+	usleep(ALONE_MS * 1000);
+	alone = watchdog_naps() - alone;
+	rescued = rescues(&a) - rescued;
+	side_close(&a);
+	setenv("FI_DPDK_WATCHDOG_CPUS", "1", 1);
+	CU_ASSERT_EQUAL_FATAL(side_open(&a, "net_memif0", FI_EP_RDM, NULL), 0);
+	crowded = busy_naps(&a, SPINNERS);
+	side_close(&a);
+	unsetenv("FI_DPDK_WATCHDOG_CPUS");
+	printf("\n    the watchdog napped %ld times in %d ms of an application polling, "
+	       "%ld times in %d ms while it stayed away (and progressed it %" PRIu64 " times), "
+	       "%ld times in %d ms of polling on crowded CPUs\n", busy, BUSY_MS, alone,
+	       ALONE_MS, rescued, crowded, BUSY_MS);
+	CU_ASSERT(busy > 0 && busy <= BUSY_MS / 8 + 20);
+	CU_ASSERT(alone >= ALONE_MS / 2);
+	CU_ASSERT(rescued > 0);
+	CU_ASSERT(crowded >= BUSY_MS / 4);
+}
+
 static CU_TestInfo watchdog_tests[] = {
 	{ "a sender left alone with lost injects: the watchdog sends them again",
 	  test_watchdog_resends },
 	{ "FI_THREAD_DOMAIN: no watchdog enters the domain", test_no_watchdog_lock_free },
 	{ "the watchdog runs on the EAL's control cores, off the application's lcore",
 	  test_watchdog_off_the_lcore },
+	{ "the watchdog's looks space out while the application polls, unless the CPUs "
+	  "are crowded", test_watchdog_spaced_out },
 	CU_TEST_INFO_NULL,
 };
 

@@ -756,18 +756,20 @@ layer_progress(struct dfi_ep *ep)
 }
 
 /* The watchdog never waits: a guard held is an application progressing. */
-static void
+static bool
 layer_rescue(struct dfi_ep *ep)
 {
 	struct dfi_guard *held = dfi_guard_trylock(ep->guard);
+	bool alone = false;
 
 	if (held == NULL)
-		return;
+		return false;
 	if (ep->enabled && ep->type_ops->rescue != NULL) {
-		ep->type_ops->rescue(ep);
+		alone = ep->type_ops->rescue(ep);
 		dfi_ep_trig(ep);
 	}
 	dfi_guard_unlock(held);
+	return alone;
 }
 
 static bool

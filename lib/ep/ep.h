@@ -69,9 +69,9 @@ struct dfi_ep_type_ops {
 	/** Frees the type's state; the endpoint is detached from the port. */
 	void (*fini)(struct dfi_ep *ep);
 	/** The domain's watchdog looks (its guard held): progresses the
-	 * endpoint if the application has not since the last look. NULL when a
-	 * type needs none. */
-	void (*rescue)(struct dfi_ep *ep);
+	 * endpoint if the application has not since the last look, and says
+	 * whether it did. NULL when a type needs none. */
+	bool (*rescue)(struct dfi_ep *ep);
 	/** Adds the type's statistics (fi_ext_dpdk.h); NULL when it keeps none. */
 	void (*stats)(struct dfi_ep *ep, struct fi_dpdk_ep_stats *stats);
 	/** Counter flags the type accepts in fi_ep_bind(). */

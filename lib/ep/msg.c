@@ -418,10 +418,10 @@ msg_cancel(struct dfi_ep *ep, void *context)
 	return dfi_rdm_ops.cancel(ep, context);
 }
 
-static void
+static bool
 msg_rescue(struct dfi_ep *ep)
 {
-	dfi_rdm_ops.rescue(ep);
+	return dfi_rdm_ops.rescue(ep);
 }
 
 static void

@@ -1670,17 +1670,19 @@ rdm_progress(struct dfi_ep *ep)
  * (a receiver that answers nothing makes its peer probe; one whose
  * process merely computes can still answer).
  */
-static void
+static bool
 rdm_rescue(struct dfi_ep *ep)
 {
 	struct dfi_rdm *r = rdm_of(ep);
+	bool alone = r->calls == r->rescue_seen;
 
-	if (r->calls == r->rescue_seen) {
+	if (alone) {
 		r->now = rte_rdtsc();	/* its calls read the clock only now and then */
 		r->stats.rescues++;
 		ep->type_ops->progress(ep);	/* FI_EP_MSG's takes its CM packets too */
 	}
 	r->rescue_seen = r->calls;
+	return alone;
 }
 
 /* The CRC is for wires without an FCS, and for the faults we inject. */

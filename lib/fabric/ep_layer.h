@@ -38,8 +38,9 @@ struct dfi_ep_layer {
 	/** progresses an endpoint (manual progress); its guard is held */
 	void (*progress)(struct dfi_ep *ep);
 	/** the domain's watchdog looks at an endpoint, under its guard if that
-	 * is free (guard.h), else not */
-	void (*rescue)(struct dfi_ep *ep);
+	 * is free (guard.h), else not; true when the application had left it
+	 * alone since the last look (and the look progressed it) */
+	bool (*rescue)(struct dfi_ep *ep);
 	/** whether an endpoint's traffic class is progressed before the others' */
 	bool (*urgent)(const struct dfi_ep *ep);
 };

@@ -108,6 +108,22 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"Connection requests a listening passive endpoint keeps waiting for "
 		"fi_accept() or fi_reject(); more are refused (default 128)."
 	},
+	[DFI_PARAM_WATCHDOG_MAX_US] = {
+		"watchdog_max_us", FI_PARAM_INT,
+		"Longest nap, in microseconds, of a domain's progress watchdog "
+		"(not FI_THREAD_DOMAIN) while the application progresses its "
+		"endpoints itself and the CPUs are not crowded: its naps double up "
+		"to this, and come back to 1 ms at the first endpoint left alone. "
+		"1000 to 100000 (default 8000; 1000: a look every millisecond)."
+	},
+	[DFI_PARAM_WATCHDOG_CPUS] = {
+		"watchdog_cpus", FI_PARAM_INT,
+		"CPUs the watchdog takes the application's threads to share: while "
+		"more threads than this are runnable (/proc/loadavg), some may be "
+		"off their CPU, and its looks, which stand in for them, stay every "
+		"millisecond. 1 to 4096 (default: the online CPUs; in a container, "
+		"its CPU quota)."
+	},
 };
 
 void

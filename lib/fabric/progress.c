@@ -84,13 +84,15 @@ dfi_progress_lock_run(struct dfi_progress *p, struct dfi_guard *guard, bool help
 	return held;
 }
 
-void
+bool
 dfi_progress_rescue(struct dfi_progress *p)
 {
+	bool alone = false;
 	uint32_t i;
 
 	for (i = 0; i < p->nb_eps; i++)
-		dfi_ep_layer.rescue(p->eps[i]);
+		alone |= dfi_ep_layer.rescue(p->eps[i]);
+	return alone;
 }
 
 void

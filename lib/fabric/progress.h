@@ -41,8 +41,12 @@ void dfi_progress_run(struct dfi_progress *p);
 struct dfi_guard *dfi_progress_lock_run(struct dfi_progress *p, struct dfi_guard *guard,
 					bool helper);
 
-/** The watchdog's look at every endpoint (see watchdog.h); each one's guard is held. */
-void dfi_progress_rescue(struct dfi_progress *p);
+/**
+ * The watchdog's look at every endpoint (see watchdog.h); each one's guard is
+ * held. @return whether one had been left alone by the application since the
+ * look before (and was progressed).
+ */
+bool dfi_progress_rescue(struct dfi_progress *p);
 
 void dfi_progress_fini(struct dfi_progress *p);
 

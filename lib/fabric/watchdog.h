@@ -18,13 +18,16 @@
  * The thread runs on the EAL's control cores (rte_ctrl_thread_create()),
  * those of no lcore: made with pthread_create(), it took the affinity of
  * the application's thread, the poller's lcore, and each look (a wakeup of
- * about 20 us in this project's VM) stopped that poller. Looks spaced out
- * while the application progresses would wake it less, but where the
- * application's threads outnumber the CPUs the looks stand in for those
- * off them: spaced out to 8 ms they made test_sep's "split" (five threads
- * on two CPUs, lossy) twice as slow, and a quarter second of patience at
- * 1 ms first was reset by this VM's own stalls of a millisecond, so that
- * the looks stayed at a thousand a second.
+ * about 20 us in this project's VM) stopped that poller. On a host with no
+ * core to spare a look still stops some poller, so the looks space out
+ * while the application progresses every endpoint itself: each nap twice
+ * the one before, up to FI_DPDK_WATCHDOG_MAX_US (8 ms), and 1 ms again at
+ * the first look that finds an endpoint left alone. Where more threads are
+ * runnable than the application has CPUs (FI_DPDK_WATCHDOG_CPUS), some of
+ * its threads are off their CPU, the looks stand in for them, and they stay
+ * every millisecond: spaced out there, they made test_sep's "split" (five
+ * threads on two CPUs, lossy) twice as slow. The count is the fourth field
+ * of /proc/loadavg, read after each look that found no endpoint alone.
  */
 
 #ifndef _DFI_WATCHDOG_H_
@@ -37,7 +40,8 @@
 #include "helper.h"
 #include "progress.h"
 
-#define DFI_WATCHDOG_US		1000
+#define DFI_WATCHDOG_US		1000	/* the shortest nap, and the first */
+#define DFI_WATCHDOG_MAX_US	8000	/* FI_DPDK_WATCHDOG_MAX_US's default */
 
 struct dfi_domain;
 struct dfi_ep;
@@ -48,6 +52,8 @@ struct dfi_watchdog {
 	pthread_t thread;
 	bool running;			/* under list */
 	uint32_t stop;
+	uint32_t max_us;		/* the longest nap */
+	uint32_t cpus;			/* the application's, for crowding */
 	struct dfi_helper helper;	/* listed while the domain is open */
 };
 
