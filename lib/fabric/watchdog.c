@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -56,7 +55,7 @@ watchdog_main(void *arg)
 	bool alone;
 
 	if (fd < 0)
-		DFI_INFO(FI_LOG_DOMAIN, "/proc/loadavg: %s: the watchdog looks every %u us",
+		DFI_INFO(FI_LOG_DOMAIN, "/proc/loadavg: %s: the watchdog looks every %d us",
 			 strerror(errno), DFI_WATCHDOG_US);
 	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
 		nap.tv_sec = (time_t)(nap_us / 1000000);
