@@ -70,10 +70,12 @@ bool dfi_memif_cc_closed(const struct dfi_memif_cc *cc);
 
 /**
  * Maps every page of the process's memif regions (rings and buffers) now,
- * as a link comes up, rather than at each page's first frame.
+ * as a link comes up, rather than at each page's first frame; with touch,
+ * reads a byte of each page too. Touch only where memif cannot unmap a
+ * region meanwhile: on the wire (dfi_wire_enter()).
  *
  * @return the number of regions mapped, or a negative errno (logged).
  */
-int dfi_memif_prefault(const char *port_name);
+int dfi_memif_prefault(const char *port_name, bool touch);
 
 #endif /* _DFI_MEMIF_H_ */

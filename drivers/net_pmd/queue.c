@@ -294,6 +294,31 @@ fault_take_tx_held(struct dfi_port_rt *rt)
 	return held;
 }
 
+/*
+ * memif's region mapped, and each page read, before the first frames need
+ * them (dfi_memif_prefault()). The reads on the wire, as a burst's: the
+ * interrupt thread, where memif unmaps the region of a peer gone, waits
+ * meanwhile. Where its window is open, the pages are only mapped.
+ */
+static void
+memif_map_ahead(struct dfi_port *port)
+{
+	struct dfi_port_rt *rt = port->rt;
+	bool open;
+
+	if (rt->locked)
+		rte_spinlock_lock(&rt->tx_lock);
+	open = dfi_wire_enter(rt);
+	dfi_memif_prefault(port->name, open);
+	if (open)
+		dfi_wire_leave(rt);
+	if (rt->locked)
+		rte_spinlock_unlock(&rt->tx_lock);
+	if (!open)
+		NET_LOG(DEBUG, "%s: memif's region mapped, not read: the interrupt thread's "
+			"window was open", port->name);
+}
+
 /* The link went up or down: what was meant for the old one goes. */
 static void
 link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
@@ -314,7 +339,7 @@ link_changed(struct dfi_port *port, bool up, const struct rte_eth_link *link)
 	revive_rearm(rt);
 	/* a connection maps memif's region anew: its pages before any frame */
 	if (up && dfi_memif_is(port->port_id))
-		dfi_memif_prefault(port->name);
+		memif_map_ahead(port);
 	if (up)
 		NET_LOG(NOTICE, "%s: link up, %u Mbps; neighbours forgotten, %u frames "
 			"waiting for ARP dropped", port->name, link->link_speed, dropped);
