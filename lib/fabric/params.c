@@ -119,10 +119,10 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 	[DFI_PARAM_WATCHDOG_CPUS] = {
 		"watchdog_cpus", FI_PARAM_INT,
 		"CPUs the watchdog takes the application's threads to share: while "
-		"more threads than this are runnable (/proc/loadavg), some may be "
-		"off their CPU, and its looks, which stand in for them, stay every "
-		"millisecond. 1 to 4096 (default: the online CPUs; in a container, "
-		"its CPU quota)."
+		"more threads than this plus one are runnable besides it "
+		"(/proc/loadavg), some may be off their CPU, and its looks, which "
+		"stand in for them, stay every millisecond. 1 to 4096 (default: the "
+		"online CPUs; in a container, its CPU quota)."
 	},
 };
 
