@@ -737,6 +737,30 @@ test_no_watchdog_lock_free(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
+/*
+ * The value of a field of a thread's status (its directory under
+ * /proc/self/task), the first word after "field:", in val. @return whether
+ * the field was found.
+ */
+static bool
+task_status_field(const char *task_dir, const char *field, char *val, size_t size)
+{
+	char path[400], line[128], key[64], word[128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/status", task_dir);
+	f = fopen(path, "r");
+	while (f != NULL && !found && fgets(line, sizeof(line), f) != NULL) {
+		found = sscanf(line, "%63[^:]: %127s", key, word) == 2 && strcmp(key, field) == 0;
+		if (found)
+			snprintf(val, size, "%s", word);
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
 struct thread_cpus {
 	const char *name;
 	char *cpus;
@@ -747,22 +771,9 @@ static int
 thread_cpus_read(const char *task_dir, const char *name, void *arg)
 {
 	struct thread_cpus *want = arg;
-	char path[400], line[128], list[128];
-	int found = 0;
-	FILE *f;
 
-	if (strcmp(name, want->name) != 0)
-		return 0;
-	snprintf(path, sizeof(path), "%s/status", task_dir);
-	f = fopen(path, "r");
-	while (f != NULL && !found && fgets(line, sizeof(line), f) != NULL) {
-		found = sscanf(line, "Cpus_allowed_list: %127s", list) == 1;
-		if (found)
-			snprintf(want->cpus, want->size, "%s", list);
-	}
-	if (f != NULL)
-		fclose(f);
-	return found;
+	return strcmp(name, want->name) == 0 &&
+	       task_status_field(task_dir, "Cpus_allowed_list", want->cpus, want->size);
 }
 
 /*
@@ -778,10 +789,10 @@ thread_cpus(const char *name, char *cpus, size_t size)
 }
 
 /*
- * The watchdog wakes every millisecond: it runs on the EAL's control cores,
- * where the interrupt thread runs, not on the lcore of the application's
- * poller, whose CPU each wakeup would take (this suite's EAL has lcore 0
- * alone: on two CPUs or more the two sets differ).
+ * The watchdog runs on the EAL's control cores, where the interrupt thread
+ * runs, not on the lcore of the application's poller, whose CPU each wakeup
+ * would take (this suite's EAL has lcore 0 alone: on two CPUs or more the
+ * two sets differ).
  */
 static void
 test_watchdog_off_the_lcore(void)
@@ -873,20 +884,12 @@ test_memif_regions_mapped(void)
 static int
 naps_read(const char *task_dir, const char *name, void *arg)
 {
-	char path[400], line[128];
-	long *naps = arg, v;
-	FILE *f;
+	char val[32];
+	long *naps = arg;
 
-	if (strcmp(name, "dfi-watchdog") != 0)
-		return 0;
-	snprintf(path, sizeof(path), "%s/status", task_dir);
-	f = fopen(path, "r");
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
-			*naps += v;
-	}
-	if (f != NULL)
-		fclose(f);
+	if (strcmp(name, "dfi-watchdog") == 0 &&
+	    task_status_field(task_dir, "voluntary_ctxt_switches", val, sizeof(val)))
+		*naps += strtol(val, NULL, 10);
 	return 0;
 }
 
