@@ -122,7 +122,7 @@ static const struct dfi_param dfi_params[DFI_PARAM_COUNT] = {
 		"more threads than this plus one are runnable besides it "
 		"(/proc/loadavg), some may be off their CPU, and its looks, which "
 		"stand in for them, stay every millisecond. 1 to 4096 (default: the "
-		"online CPUs; in a container, its CPU quota)."
+		"machine's online CPUs, not a container's CPU quota: set it there)."
 	},
 };
 
