@@ -52,7 +52,12 @@ rm -f build/meson-logs/tests.json build-asan/meson-logs/asan.json
 # whatever this says): most of their time is processes that start and sleep
 # (DPDK's 100 ms measure of the TSC among it), and on these 2 vCPUs the unit
 # suites took 41-44 s at three against 53 s at two (four: 43 s), the five
-# integration tests 17.7 s against 21.3 s
+# integration tests 17.7 s against 21.3 s.
+# The sanitizers' tree is built after the integration suite, not beside it:
+# though both vCPUs sat 36 % idle over that suite's 310 s, its compile in the
+# background under the idle scheduling policy (chrt --idle) slowed the suite
+# by 65 s, the package build in deb-package from 54 s to 99 s, and the whole
+# ran 585 s against 559 s (fresh clones, 2026-11-29)
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite unit --no-suite bench --no-suite wire --num-processes 3 \
 	--print-errorlogs --logbase tests
