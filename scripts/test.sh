@@ -74,17 +74,16 @@ setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec chrt --idle 0
 	_ "$top/build-asan" "${asan_programs[@]}" >"$top/build-asan/idle-build.log" 2>&1 &
 idle_build=$!
 # a run that stops early stops the compile too, which is in a session of its
-# own; once it has ended, the trap is what it was
-exit_trap=$(trap -p EXIT | sed -E "s/^trap -- '(.*)' EXIT$/\1/")
-# shellcheck disable=SC2064
-trap "kill $idle_build 2>/dev/null; $exit_trap" EXIT
+# own, out of the script's process group
+# shellcheck disable=SC2016
+on_exit 'if [ -n "$idle_build" ]; then kill "$idle_build" 2>/dev/null; fi'
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite unit --no-suite bench --no-suite wire --num-processes 3 \
 	--print-errorlogs --logbase tests
 echo "== the sanitizers' tree, compiled meanwhile (${SECONDS} s since start)"
 wait "$idle_build" || tail -n 40 "$top/build-asan/idle-build.log"
-# shellcheck disable=SC2064
-trap "$exit_trap" EXIT
+# ended: its PID is no longer the script's to signal
+idle_build=
 echo "== unit suites and the two-process wire tests under AddressSanitizer and UBSan (${SECONDS} s since start)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --suite unit --suite wire --num-processes 3 --print-errorlogs \
