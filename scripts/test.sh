@@ -63,11 +63,12 @@ rm -f build/meson-logs/tests.json build-asan/meson-logs/asan.json
 # by 65 s (the package build in deb-package from 54 to 99 s). What is left
 # to build when the suite ends, meson test builds below at the usual
 # priority; the compile's log is printed only if it failed. On fresh clones
-# (2026-11-29) the two parts took 513-545 s (four runs) against 524-559 s
-# (three) without it, the whole 552-599 s against 559-597 s: the
-# integration suite ran 10-55 s longer (deb-package's package build beside
-# the compile took 59-75 s against 53-58: what the two share is more than
-# the CPUs), the sanitizers' part 30-75 s shorter
+# (2026-11-29) the two parts took 513-574 s (six runs, 539 s on average)
+# against 524-559 s (three, 545), the whole 552-617 s against 559-597 s:
+# the integration suite ran 10-60 s longer (deb-package's package build
+# beside the compile took 59-75 s against 53-58: what the two share is more
+# than the CPUs), the sanitizers' part 5-75 s shorter. A gain within the
+# host's own spread (its set-up before the first test: 35-54 s)
 mapfile -t asan_programs < <(test_programs build-asan unit wire)
 # shellcheck disable=SC2016
 setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec chrt --idle 0 ninja -C "$@"' \
