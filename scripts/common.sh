@@ -26,31 +26,17 @@ as_root() {
 }
 as_root "$@"
 
-# on_exit 'COMMAND': one more thing to undo when the script exits, run last
-# first from the one EXIT trap, which a script that sources this file does
-# not set itself (test/harness.sh's wire_on_exit does the same for tests)
-exit_cleanups=()
-on_exit() {
-	exit_cleanups+=("$1")
-}
-run_exit_cleanups() {
-	local i
-	for ((i = ${#exit_cleanups[@]} - 1; i >= 0; i--)); do
-		eval "${exit_cleanups[i]}"
-	done
-}
-trap run_exit_cleanups EXIT
-
 # dpdk_rundir_undo_on_exit: runs with DPDK's default --file-prefix make
 # /var/run/dpdk/rte (EAL creates its runtime directory even under
 # --no-shconf); on exit, takes away what the script made of it (empty
-# directories only).
+# directories only). Sets the script's EXIT trap.
 dpdk_rundir_undo_on_exit() {
 	local made=/var/run/dpdk/rte
 	[ -d "$made" ] && return 0
 	[ -d /var/run/dpdk ] || made="$made /var/run/dpdk"
 	# a directory someone else took away already is no failure of the script
-	on_exit "rmdir $made 2>/dev/null || true"
+	# shellcheck disable=SC2064
+	trap "rmdir $made 2>/dev/null || true" EXIT
 }
 
 DEB_PACKAGES=(

@@ -52,39 +52,20 @@ rm -f build/meson-logs/tests.json build-asan/meson-logs/asan.json
 # whatever this says): most of their time is processes that start and sleep
 # (DPDK's 100 ms measure of the TSC among it), and on these 2 vCPUs the unit
 # suites took 41-44 s at three against 53 s at two (four: 43 s), the five
-# integration tests 17.7 s against 21.3 s
-#
-# The sanitizers' tree compiles meanwhile, in the time the integration suite
-# leaves the vCPUs (36 % of both over its 310 s: processes that start and
-# sleep): under the idle scheduling policy, in a session of its own whose
-# autogroup has nice 19. meson test starts each test in a session of its own
-# (setsid), and the scheduler shares the CPUs between sessions first: the
-# policy alone weighed the compile as much as a test, which slowed the suite
-# by 65 s (the package build in deb-package from 54 to 99 s). What is left
-# to build when the suite ends, meson test builds below at the usual
-# priority; the compile's log is printed only if it failed. On fresh clones
-# (2026-11-29) the two parts took 513-574 s (six runs, 539 s on average)
-# against 524-559 s (three, 545), the whole 552-617 s against 559-597 s:
-# the integration suite ran 10-60 s longer (deb-package's package build
-# beside the compile took 59-75 s against 53-58: what the two share is more
-# than the CPUs), the sanitizers' part 5-75 s shorter. A gain within the
-# host's own spread (its set-up before the first test: 35-54 s)
-mapfile -t asan_programs < <(test_programs build-asan unit wire)
-# shellcheck disable=SC2016
-setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec chrt --idle 0 ninja -C "$@"' \
-	_ "$top/build-asan" "${asan_programs[@]}" >"$top/build-asan/idle-build.log" 2>&1 &
-idle_build=$!
-# a run that stops early stops the compile too, which is in a session of its
-# own, out of the script's process group
-# shellcheck disable=SC2016
-on_exit 'if [ -n "$idle_build" ]; then kill "$idle_build" 2>/dev/null; fi'
+# integration tests 17.7 s against 21.3 s.
+# The sanitizers' tree compiles after the integration suite, not beside it,
+# though that suite leaves 36 % of both vCPUs idle (processes that start and
+# sleep). Measured on fresh clones (2026-11-29): under chrt --idle alone the
+# compile weighed as much as a test (meson test gives each test a session of
+# its own, and the scheduler shares the CPUs between sessions first) and the
+# whole took 585 s against 559; idle in a session of its own whose autogroup
+# had nice 19, the two test parts took 539 s on average (513-574, six runs)
+# against 545 (524-559, three): the integration suite ran 10-60 s longer, the
+# package build in deb-package 59-75 s against 53-58, for no gain beyond the
+# host's own spread
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite unit --no-suite bench --no-suite wire --num-processes 3 \
 	--print-errorlogs --logbase tests
-echo "== the sanitizers' tree, compiled meanwhile (${SECONDS} s since start)"
-wait "$idle_build" || tail -n 40 "$top/build-asan/idle-build.log"
-# ended: its PID is no longer the script's to signal
-idle_build=
 echo "== unit suites and the two-process wire tests under AddressSanitizer and UBSan (${SECONDS} s since start)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --suite unit --suite wire --num-processes 3 --print-errorlogs \
