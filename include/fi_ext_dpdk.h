@@ -85,6 +85,9 @@ struct fi_dpdk_ep_stats {
 	/* injects sent at once, their packets kept until acknowledged */
 	uint64_t injects_kept;		/**< such injects (of msgs_sent) */
 	uint64_t injects_kept_resent;	/**< their packets sent again (of tx_retransmits) */
+	/* the port's link */
+	uint64_t port_restarts;		/**< restarts of a memif client's port to connect
+					 * again while its link was down */
 };
 
 /** The endpoint extension. */

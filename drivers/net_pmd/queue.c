@@ -422,7 +422,7 @@ port_restart(struct dfi_port *port, uint64_t now)
 		rte_spinlock_unlock(&rt->rx_lock);
 	}
 	dfi_intr_gate_release();
-	rt->revivals++;
+	RT_STORE(rt->revivals, rt->revivals + 1);	/* read unlocked */
 	NET_LOG(DEBUG, "%s: restarted to connect again (%s); next try in %" PRIu64 " ms",
 		port->name, ret == 0 ? "the PMD started" : rte_strerror(-ret),
 		RT_LOAD(rt->revive_wait) * 2000 / rte_get_timer_hz());
@@ -673,6 +673,12 @@ static void
 sink_lo_stats_add(struct dfi_sink *sink, void *stats)
 {
 	dfi_port_stats_add(stats, &sink->lo_qp.own);
+}
+
+uint64_t
+dfi_port_restarts(const struct dfi_port *port)
+{
+	return port->rt != NULL ? RT_LOAD(port->rt->revivals) : 0;
 }
 
 void

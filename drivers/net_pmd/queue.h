@@ -233,6 +233,9 @@ void dfi_port_stats_add(struct dfi_port_stats *to, const struct dfi_port_stats *
 /** Sums the port's statistics over its queues. */
 void dfi_port_stats_read(const struct dfi_port *port, struct dfi_port_stats *stats);
 
+/** @return the restarts done to connect the port again (a memif client's). */
+uint64_t dfi_port_restarts(const struct dfi_port *port);
+
 /** The port's fault injection counts (zero when none is configured). */
 void dfi_port_fault_stats(const struct dfi_port *port, struct dfi_fault_stats *stats);
 

@@ -497,6 +497,7 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	if (ep->sink.port->rt != NULL) {
 		dfi_port_stats_read(ep->sink.port, &ps);
 		stats->port_rx_bad = ps.rx_bad;
+		stats->port_restarts = dfi_port_restarts(ep->sink.port);
 	}
 	if (rte_eth_stats_get(ep->sink.port->port_id, &eth) == 0)
 		stats->port_rx_dropped = eth.imissed + eth.rx_nombuf + eth.ierrors;
