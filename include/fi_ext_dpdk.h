@@ -10,6 +10,7 @@
 #ifndef _FI_EXT_DPDK_H_
 #define _FI_EXT_DPDK_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rdma/fabric.h>
@@ -38,7 +39,7 @@ struct fi_dpdk_addr {
  *
  *   struct fi_dpdk_ep_ops *ops;
  *   fi_open_ops(&ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL);
- *   ops->stats(ep, &stats);
+ *   fi_dpdk_ep_stats(ops, ep, &stats);
  */
 #define FI_DPDK_EP_OPS_1	"dpdk_ep_ops_v1"
 
@@ -90,12 +91,33 @@ struct fi_dpdk_ep_stats {
 					 * again while its link was down */
 };
 
-/** The endpoint extension. */
+/** The endpoint extension. Its members, like the statistics' fields, are only
+ * ever appended. */
 struct fi_dpdk_ep_ops {
 	size_t size;			/**< sizeof(struct fi_dpdk_ep_ops) */
-	/** Copies the endpoint's statistics. @return 0 or -FI_EINVAL. */
+	/** Copies the endpoint's statistics, the whole structure as the provider
+	 * was built with it: for a caller built with the same header only.
+	 * @return 0 or -FI_EINVAL. */
 	int (*stats)(struct fid_ep *ep, struct fi_dpdk_ep_stats *stats);
+	/** Fills size bytes at stats: the fields that fit, and zeros past the
+	 * provider's own structure. @return 0 or -FI_EINVAL. */
+	int (*stats_sized)(struct fid_ep *ep, struct fi_dpdk_ep_stats *stats, size_t size);
 };
+
+/**
+ * Copies the endpoint's statistics into a structure as large as this header
+ * makes it, whichever provider runs: fields it has and the provider does not
+ * are left as they were (older providers), fields the provider has and it
+ * does not are not written (newer ones).
+ */
+static inline int
+fi_dpdk_ep_stats(const struct fi_dpdk_ep_ops *ops, struct fid_ep *ep,
+		 struct fi_dpdk_ep_stats *stats)
+{
+	if (ops->size < offsetof(struct fi_dpdk_ep_ops, stats_sized) + sizeof(ops->stats_sized))
+		return ops->stats(ep, stats);	/* its structure is not larger */
+	return ops->stats_sized(ep, stats, sizeof(*stats));
+}
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ test_ep_stats(struct fid_ep *ep, struct fi_dpdk_ep_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	ret = fi_open_ops(&ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL);
-	return ret ? ret : ops->stats(ep, st);
+	return ret ? ret : fi_dpdk_ep_stats(ops, ep, st);
 }
 
 #endif /* _DFI_TEST_EP_STATS_H_ */

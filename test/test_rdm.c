@@ -655,6 +655,41 @@ send_bundled(unsigned int n, uint64_t data0)
 }
 
 /*
+ * The statistics' extension from a caller built with an older header (a
+ * smaller structure) or a newer one (a larger): the provider writes exactly
+ * the size given, its fields and zeros past them; a bad endpoint is refused.
+ */
+static void
+test_stats_sized(void)
+{
+	const size_t own = sizeof(struct fi_dpdk_ep_stats), older = own - sizeof(uint64_t);
+	unsigned char buf[sizeof(struct fi_dpdk_ep_stats) + 16];
+	struct fi_dpdk_ep_stats whole;
+	struct fi_dpdk_ep_ops *ops;
+	size_t k, kept = 0, zeros = 0;
+
+	CU_ASSERT_EQUAL_FATAL(fi_open_ops(&a.ep->fid, FI_DPDK_EP_OPS_1, 0, (void **)&ops, NULL), 0);
+	CU_ASSERT_FATAL(ops->size >= offsetof(struct fi_dpdk_ep_ops, stats_sized) +
+				     sizeof(ops->stats_sized));
+	CU_ASSERT_EQUAL_FATAL(fi_dpdk_ep_stats(ops, a.ep, &whole), 0);
+	CU_ASSERT(whole.msgs_sent > 0);
+	memset(buf, 0xa5, sizeof(buf));
+	CU_ASSERT_EQUAL(ops->stats_sized(a.ep, (struct fi_dpdk_ep_stats *)buf, older), 0);
+	CU_ASSERT(((struct fi_dpdk_ep_stats *)buf)->msgs_sent >= whole.msgs_sent);
+	for (k = older; k < sizeof(buf); k++)
+		kept += buf[k] == 0xa5;
+	CU_ASSERT_EQUAL(kept, sizeof(buf) - older);
+	memset(buf, 0xa5, sizeof(buf));
+	CU_ASSERT_EQUAL(ops->stats_sized(a.ep, (struct fi_dpdk_ep_stats *)buf, own + 8), 0);
+	for (k = own; k < own + 8; k++)
+		zeros += buf[k] == 0;
+	CU_ASSERT_EQUAL(zeros, 8);
+	CU_ASSERT(buf[own + 8] == 0xa5);
+	CU_ASSERT_EQUAL(ops->stats_sized(NULL, &whole, own), -FI_EINVAL);
+	CU_ASSERT_EQUAL(ops->stats_sized(a.ep, NULL, own), -FI_EINVAL);
+}
+
+/*
  * Small messages posted with FI_MORE go several to a packet, and each is
  * delivered on its own, in order, with its tag, data and bytes; no receive
  * is posted until all are sent, so they are buffered as unexpected until the
@@ -1278,6 +1313,7 @@ static CU_TestInfo rdm_tests[] = {
 	{ "injects sent at once fail with their peer: error completions, counted",
 	  test_kept_injects_fail },
 	{ "FI_MORE bundles small messages; a bundle refused midway", test_bundles },
+	{ "statistics for callers built with a smaller or larger structure", test_stats_sized },
 	{ "bundled messages into posted receives, the rest unexpected", test_bundles_posted },
 	{ "a destination removed from the AV is refused, inserted again reached",
 	  test_removed_destination },

@@ -625,13 +625,13 @@ fab_stream(const struct pp_opts *o, int ctrl, struct pp_result *res)
 			stream_bufs = NULL;
 			continue;
 		}
-		counted = fab.ext != NULL && fab.ext->stats(fab.ep, &before) == 0;
+		counted = fab.ext != NULL && fi_dpdk_ep_stats(fab.ext, fab.ep, &before) == 0;
 		sent = fab_blast(size, pp_iters(o, size), RTE_MAX(o->batch, 1u));
 		if (pp_stream_result(ctrl, sent, fab_drain, mode, size, &res[n]) != 0 ||
 		    sent < pp_iters(o, size))
 			return -1;
 		/* after the report: the stream's last acknowledgements came in */
-		if (counted && fab.ext->stats(fab.ep, &after) == 0) {
+		if (counted && fi_dpdk_ep_stats(fab.ext, fab.ep, &after) == 0) {
 			res[n].counted = true;
 			res[n].pkts_per_msg = (double)(after.tx_pkts - before.tx_pkts) /
 					      (double)sent;

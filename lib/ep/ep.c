@@ -505,9 +505,29 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	return 0;
 }
 
+/* A caller built with another version of the header passes its structure's
+ * size: the provider writes no byte past it. */
+static int
+ep_stats_sized(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats, size_t size)
+{
+	struct fi_dpdk_ep_stats own;
+	int ret;
+
+	if (stats == NULL)
+		return -FI_EINVAL;
+	ret = ep_stats(ep_fid, &own);
+	if (ret != 0)
+		return ret;
+	memcpy(stats, &own, RTE_MIN(size, sizeof(own)));
+	if (size > sizeof(own))
+		memset((char *)stats + sizeof(own), 0, size - sizeof(own));
+	return 0;
+}
+
 static struct fi_dpdk_ep_ops dfi_ep_ext_ops = {
 	.size = sizeof(struct fi_dpdk_ep_ops),
 	.stats = ep_stats,
+	.stats_sized = ep_stats_sized,
 };
 
 static int
