@@ -45,9 +45,10 @@ step() {
 
 # The unit suite, UNIT_ROUNDS times (default 3), UNIT_JOBS tests at a time
 # (default 8): the threads' and processes' races that this VM's two vCPUs
-# may never interleave. Prints each round's failures with their output's end.
+# may never interleave. Prints each round's failures with their output's end;
+# returns 1 if any test failed.
 unit_rounds() {
-	local built out r n bad name
+	local built out r n bad name failed=0
 	built=$(cat "$kit/build_dir")
 	if [ ! -e "$built/libdpdk-fi.so" ]; then
 		mkdir -p "$(dirname "$built")" && ln -sfn "$kit/prov" "$built" || return 1
@@ -65,9 +66,11 @@ unit_rounds() {
 			[ -n "$name" ] || continue
 			echo "-- $name failed:"
 			tail -n 30 "$out/$name"
+			failed=1
 		done <<<"$bad"
 	done
 	rm -rf "$out"
+	return $failed
 }
 
 what=${1:-all}
