@@ -8,9 +8,10 @@
 # fi_pingpong and fi_info, the unit suite's programs, and every shared
 # library they load except glibc's: DPDK's libraries with the drivers the
 # runs use (vdev bus, ring mempool, memif, null; ring, tap and bonding for
-# the unit tests), libfabric and their own dependencies. About 23 MB. There, from the repository's root, with build-lent carried:
+# the unit tests), libfabric and their own dependencies. About 23 MB.
+# There, from the repository's root, with build-lent carried:
 #
-#   bash scripts/lent_run.sh [all|diag|pp|st|peers|bench]
+#   bash scripts/lent_run.sh [all|diag|pp|st|peers|bench|unit]
 #
 # usage: lent_kit.sh [build-dir]   (default: build, built by main.sh or test.sh)
 
