@@ -365,6 +365,25 @@ struct tx_slot {
 
 static struct tx_slot tx_slots[TX_SLOTS];
 
+/* After the endpoint is closed, with nothing posted on them any more. Not for
+ * tidiness alone: LeakSanitizer scans every block still allocated at exit for
+ * pointers, and these 32-64 MiB took a third of a short ASan stream's time
+ * (0.37 s a process in this VM, most of it faulting their untouched pages in) */
+static void
+free_slots(void)
+{
+	int i;
+
+	for (i = 0; i < RX_SLOTS; i++) {
+		free(rx_slots[i].buf);
+		rx_slots[i].buf = NULL;
+	}
+	for (i = 0; i < TX_SLOTS; i++) {
+		free(tx_slots[i].buf);
+		tx_slots[i].buf = NULL;
+	}
+}
+
 /*
  * @return whether the client's message seq of len bytes goes by fi_inject()
  * (-i): not the stream's last, whose completion (transmit complete) says
@@ -1123,8 +1142,8 @@ main(int argc, char **argv)
 	       o.tagged ? "tagged" : "untagged", o.seed);
 	for (i = 0; i < TX_SLOTS && !p.server; i++) {
 		tx_slots[i].buf = malloc(MAX_MSG);
-		if (tx_slots[i].buf == NULL)
-			return 1;
+		if (!peer_check(tx_slots[i].buf != NULL, "client allocates its messages"))
+			goto out;
 	}
 	if (p.server) {
 		peer_insert(&p);
@@ -1154,6 +1173,8 @@ main(int argc, char **argv)
 	} else {
 		drive_stream(&p);
 	}
+out:
 	ret = peer_finish(&p);
+	free_slots();
 	return ret;
 }
