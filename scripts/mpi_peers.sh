@@ -14,6 +14,12 @@
 # table gives each one's median one-way time over its launches and its ratio
 # to dpdk's (median, range).
 #
+# Right before each dpdk launch, app/pingpong measures the raw floor over the
+# same memif wire (64 B raw frames, a second's probe; wire_floor), and a second
+# table gives each peer's ratio by the regime the floor put its pair in (as
+# scripts/peers.sh does). A launch lasts several seconds, about as long as a
+# regime here, so a launch may leave the regime its floor saw.
+#
 # usage: mpi_peers.sh [-R rounds] [-m max size]
 
 set -u
@@ -32,6 +38,8 @@ done
 prog=$top/build/test/mpi_latency
 command -v mpirun >/dev/null && [ -x "$prog" ] ||
 	{ echo "Open MPI or build/test/mpi_latency is missing" >&2; exit 1; }
+pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
+[ -x "$pp" ] || { echo "build first: $pp is missing" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
 wire_setup memif || exit 1
 wire_mktemp || exit 1
@@ -47,6 +55,8 @@ one() {
 	local out=$tmp/$1${3:+-$3}.$2
 	case ${names[$1]} in
 	dpdk)
+		wire_floor "$pp" "$out.floor" >"$tmp/why" ||
+			{ echo "the floor before $out failed:" >&2; cat "$tmp/why" >&2; }
 		"${mpi[@]}" "${ofi[@]}" --mca mtl_ofi_provider_include dpdk \
 			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal server)" "$prog" "$max" : \
 			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal client)" "$prog" "$max" \
@@ -76,9 +86,11 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 
-python3 - "$tmp" "$rounds" "${names[@]}" <<'PY'
+python3 - "$tmp" "$rounds" "$top/scripts" "${names[@]}" <<'PY'
 import statistics, sys
-tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[4:]
+sys.path.insert(0, sys.argv[3])
+import floor
 def figs(p, r):
     out = {}
     try:
@@ -110,5 +122,23 @@ for s in sizes:
         row += "%22s" % ("%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))
                          if q else "-")
     print(row)
+# the same pairs by the regime of the floor before each dpdk launch
+fl = [[floor.median_us("%s/0-%d.%d.floor" % (tmp, p, r)) for r in rnds]
+      for p in range(len(names))]
+reg = floor.Regimes([f for p in range(1, len(names)) for f in fl[p]])
+if reg.fastest is None:
+    sys.exit(0)
+print(reg.legend("each dpdk launch"))
+print("%9s %9s %7s %10s %6s %12s %22s" % ("peer", "bytes", "regime", "floor us", "pairs",
+                                          "dpdk usec", "peer/dpdk"))
+for s in sizes:
+    for p in range(1, len(names)):
+        groups = reg.group((fl[p][k], a[s], b[s]) for k, (a, b) in
+                           enumerate(zip(runs[p], pairs[p])) if s in a and s in b)
+        for g, items in groups:
+            f, _, d, q = reg.summary(items)
+            print("%9s %9d %7d %10.2f %6d %12.2f %22s" % (
+                names[p], s, g, f, len(items), d,
+                "%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))))
 PY
 exit $status

@@ -14,7 +14,15 @@
 # run could compare two regimes. The table gives each one's median
 # usec/xfer over its runs and its ratio to dpdk's (median, range).
 #
-# usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [provider ...]
+# Right before each dpdk run, app/pingpong measures the raw floor over the
+# same memif wire (2000 round trips of 64 B raw frames, a second's probe): the
+# run and the pair it belongs to are then sorted by the VM's regime. A second
+# table gives each peer's ratio per regime: regime 1 holds the pairs whose
+# floor was within 1.4x of the run's fastest, regime 2 the others. The floor
+# here took 0.40-0.55 us in the fast regime and 1.3-1.7 in the slow one; a
+# run that saw one regime only has regime 1 alone, whichever it was.
+#
+# usage: peers.sh [-S sizes] [-R rounds] [-j file.json] [-N] [provider ...]
 #   sizes: comma-separated, k and m suffixes (default 64,4k,64k,1m), or
 #   "all": fi_pingpong -S all (0 B to 6 MiB, 46 sizes), each provider's
 #   sizes in one run of ALL_ITERS (200) transfers a size;
@@ -23,6 +31,7 @@
 #   none are free, as root) and the memory arguments the provider's
 #   defaults choose then (--in-memory), against dpdk's --no-huge runs
 #   -j writes the medians as JSON, for scripts/plot.py
+#   -N: no floor before the dpdk runs, and no table by regime
 
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,11 +40,13 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 sizes=64,4k,64k,1m
 rounds=3
 json=
-while getopts "S:R:j:" op; do
+floor=1
+while getopts "S:R:j:N" op; do
 	case $op in
 	S) sizes=$OPTARG ;;
 	R) rounds=$OPTARG ;;
 	j) json=$OPTARG ;;
+	N) floor= ;;
 	*) exit 2 ;;
 	esac
 done
@@ -49,6 +60,8 @@ done
 command -v fi_pingpong >/dev/null || { echo "fi_pingpong is missing (libfabric-bin)" >&2; exit 1; }
 export FI_PROVIDER_PATH=${FI_PROVIDER_PATH:-$top/build}
 [ -e "$FI_PROVIDER_PATH/libdpdk-fi.so" ] || { echo "build first: no libdpdk-fi.so in $FI_PROVIDER_PATH" >&2; exit 1; }
+pp=${PINGPONG:-$top/build/app/pingpong/fi_dpdk_pingpong}
+[ -z "$floor" ] || [ -x "$pp" ] || { echo "build first: $pp is missing (or -N)" >&2; exit 1; }
 # two processes took 40 of them in this VM; without them that peer is left out
 for i in "${!provs[@]}"; do
 	if [ "${provs[i]}" = dpdk-hugepages ] && ! wire_hugepages 128; then
@@ -89,6 +102,9 @@ one() {
 	local WIRE_EAL_COMMON=$WIRE_EAL_COMMON
 	[ "$prov" = dpdk-hugepages ] && WIRE_EAL_COMMON=$WIRE_HUGE_EAL
 	if [ "${prov%-hugepages}" = dpdk ]; then
+		# the floor over the same wire and memory, in the same second
+		[ -z "$floor" ] || wire_floor "$pp" "$out.floor" >"$tmp/why" ||
+			{ echo "the floor before $out failed:" >&2; cat "$tmp/why" >&2; }
 		WIRE_LISTEN_PORT=$port wire_pair 120 "$out.s" "$out.c" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong "${args[@]}" \
@@ -128,9 +144,13 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 
-python3 - "$tmp" "$rounds" "$json" "$(IFS=,; echo "${byte_list[*]}")" "${provs[@]}" <<'PY'
+python3 - "$tmp" "$rounds" "$json" "$(IFS=,; echo "${byte_list[*]}")" "$floor" "$top/scripts" \
+	"${provs[@]}" <<'PY'
 import functools, json, statistics, sys
-tmp, rounds, out, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
+tmp, rounds, out, provs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[7:]
+floor_on = sys.argv[5] == "1"
+sys.path.insert(0, sys.argv[6])
+import floor
 UNIT = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 def nbytes(label):
     # fi_pingpong's size column: 64, 1.5k, 6m
@@ -186,6 +206,33 @@ for name in provs[1:]:
     print("%s: dpdk faster at %d of %d sizes (median ratio above 1)%s"
           % (name, len(mine) - len(even), len(mine),
              ", slower or even at " + ", ".join(even) if even else ""))
+# the pairs again, by the regime of the floor measured before their dpdk run
+labels = ["all"] if every else [str(b) for b in sizes]
+def floor_of(p, size, r):
+    return floor.median_us("%s/0-%d.%s.%d.floor" % (tmp, p, "all" if every else size, r))
+reg = floor.Regimes([floor_of(p, b, r) for p in range(1, len(provs)) for b in labels
+                     for r in rnds])
+if floor_on and reg.fastest is not None:
+    print(reg.legend("each dpdk run"))
+    print("%-15s %9s %7s %10s %6s %11s %10s %20s" % ("provider", "bytes", "regime",
+          "floor us", "pairs", "dpdk usec", "usec/xfer", "vs dpdk"))
+    for size in sizes:
+        for p in range(1, len(provs)):
+            row = next((x for x in rows if x["provider"] == provs[p] and x["size"] == size),
+                       None)
+            pairs = [(floor_of(p, size, r), a[0], b[0]) for r in rnds
+                     for a, b in [(fig(p, size, r), fig("0-%d" % p, size, r))]
+                     if a is not None and b is not None]
+            for g, items in reg.group(pairs):
+                f, us, d, q = reg.summary(items)
+                print("%-15s %9d %7d %10.2f %6d %11.2f %10.2f %20s" % (
+                    provs[p], size, g, f, len(items), d, us,
+                    "%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))))
+                if row is not None:
+                    row.setdefault("regimes", []).append(
+                        {"regime": g, "pairs": len(items), "floor_us": f,
+                         "dpdk_usec_xfer": d, "usec_xfer": us,
+                         "vs_dpdk": statistics.median(q)})
 if out:
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)

@@ -381,6 +381,19 @@ wire_tcp_port() {
 			'substr($2, length($2) - 4) == p && (st == "" || $4 == st) { f = 1 } END { exit !f }'
 }
 
+# wire_floor PINGPONG OUT: the raw floor over the memif wire as it is set up
+# now (wire_eal: the same rings and memory), in about a second: app/pingpong's
+# 64-byte raw frames, 2000 round trips; the client's JSON table in OUT (its
+# median_us). The scripts that pair providers sort their runs by the VM's
+# regime with it.
+wire_floor() {
+	local pp=$1 out=$2
+	# shellcheck disable=SC2046
+	wire_pair 60 "$out.server" "$out" \
+		::: "$pp" $(wire_eal server) -- --raw -S 64 -I 2000 --json \
+		::: "$pp" $(wire_eal client) -- --raw -S 64 -I 2000 --json 127.0.0.1
+}
+
 # wire_listening PORT DEADLINE_S [PID]: waits until the server side listens on
 # TCP PORT (for clients that do not retry their control connection); gives up
 # at once when the server PID has exited (a bind that failed)
