@@ -67,7 +67,11 @@ rm -f build/meson-logs/tests.json build-asan/meson-logs/asan.json
 # c_pch on the components: ASan's tree 10 s less user time, 8 s more system
 # time for the 40 MB header each source maps, the plain tree no faster). The
 # compiles take both CPUs whole, and the integration suite's idle share is
-# its tests' own waits, which work beside them stretches as much as it gains
+# its tests' own waits, which work beside them stretches as much as it gains.
+# Under ASan a process pays at exit for what it still holds: LeakSanitizer
+# scans every live block for pointers, and rdm_peer's 32-64 MiB of message
+# buffers took 0.37 s of each of rdm-chaos's 46 processes; it frees them now
+# (rdm-chaos 47 s against 56-67)
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite unit --no-suite bench --no-suite wire --num-processes 3 \
 	--print-errorlogs --logbase tests
