@@ -1142,8 +1142,10 @@ main(int argc, char **argv)
 	       o.tagged ? "tagged" : "untagged", o.seed);
 	for (i = 0; i < TX_SLOTS && !p.server; i++) {
 		tx_slots[i].buf = malloc(MAX_MSG);
-		if (!peer_check(tx_slots[i].buf != NULL, "client allocates its messages"))
+		if (tx_slots[i].buf == NULL) {
+			peer_check(false, "client allocates its messages");
 			goto out;
+		}
 	}
 	if (p.server) {
 		peer_insert(&p);
