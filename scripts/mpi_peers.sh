@@ -123,8 +123,8 @@ for s in sizes:
                          if q else "-")
     print(row)
 # the same pairs by the regime of the floor before each dpdk launch
-fl = [[floor.median_us("%s/0-%d.%d.floor" % (tmp, p, r)) for r in rnds]
-      for p in range(len(names))]
+fl = [None] + [[floor.median_us("%s/0-%d.%d.floor" % (tmp, p, r)) for r in rnds]
+               for p in range(1, len(names))]
 reg = floor.Regimes([f for p in range(1, len(names)) for f in fl[p]])
 if reg.fastest is None:
     sys.exit(0)

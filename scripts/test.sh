@@ -71,7 +71,7 @@ rm -f build/meson-logs/tests.json build-asan/meson-logs/asan.json
 # Under ASan a process pays at exit for what it still holds: LeakSanitizer
 # scans every live block for pointers, and rdm_peer's 32-64 MiB of message
 # buffers took 0.37 s of each of rdm-chaos's 46 processes; it frees them now
-# (rdm-chaos 47 s against 56-67)
+# (rdm-chaos 47 s alone, 51-61 s on fresh clones, against 56-67)
 echo "== test suite (${SECONDS} s since start)"
 meson test -C build --no-suite unit --no-suite bench --no-suite wire --num-processes 3 \
 	--print-errorlogs --logbase tests

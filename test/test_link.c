@@ -61,6 +61,7 @@
 
 #include "ep_stats.h"
 #include "proc_self.h"
+#include "queue.h"
 #include "test_util.h"
 
 #define DEADLINE_MS	600
@@ -617,13 +618,11 @@ test_late_link_loses_nothing(void)
  * after: memif closed the refused start's connection, so no greeting can be
  * under way on it, and the client connects again as its back-off says (10,
  * 20, 40 ms... apart), not a handshake's second after the refused start
- * (DFI_REVIVE_HANDSHAKE_MS, queue.h). Its open waits 250 ms for the link:
+ * (DFI_REVIVE_HANDSHAKE_MS). Its open waits 250 ms for the link:
  * the back-off restarts it about four times meanwhile, where the handshake's
  * hold would allow at most one restart a second. Counted, not timed: the
  * waits stretch on a loaded machine, and the restarts with them.
  */
-#define HANDSHAKE_MS	1000
-
 static void
 test_refused_client_back_soon(void)
 {
@@ -648,7 +647,7 @@ test_refused_client_back_soon(void)
 	CU_ASSERT(links_up(&a, &b, "net_memif5", "net_memif6"));
 	printf("\n    refused client: %" PRIu64 " restarts in its open's %.0f ms, links up "
 	       "%.0f ms after its start\n", restarts, open_ms, test_ms_since(&t0));
-	CU_ASSERT(restarts >= 2 + (uint64_t)(open_ms / HANDSHAKE_MS));
+	CU_ASSERT(restarts >= 2 + (uint64_t)(open_ms / DFI_REVIVE_HANDSHAKE_MS));
 	side_close(&a);
 	side_close(&b);
 }
