@@ -5,13 +5,15 @@
 # Debian's fi_pingpong (libfabric-bin), unmodified, with -p dpdk: server and
 # client on the two ends of a wire, their control connection over TCP, every
 # size with data integrity checks (-c). The provider starts the EAL from
-# FI_DPDK_EAL_ARGS, as for any libfabric application. With "hugepages" the
-# two processes take 2 MB hugepages (reserved for the test when none are
-# free) with the memory arguments the provider's defaults choose then
-# (--in-memory): their mbufs and rings sit in other memory, at IOVAs of
-# another kind, than the --no-huge runs'.
+# FI_DPDK_EAL_ARGS, as for any libfabric application, on the memory the
+# harness gives the wire (DFI_WIRE_MEMORY), or on the one named: with
+# "hugepages" the two processes take 2 MB hugepages (reserved for the test
+# when none are free) with the memory arguments the provider's defaults
+# choose then (--in-memory); with "no-huge", --no-huge memory. Their mbufs and
+# rings then sit in memory, at IOVAs, of one kind or the other.
 #
-# usage: fi_pingpong.sh <directory of libdpdk-fi.so> <ep type> <wire> [transmit mode [hugepages]]
+# usage: fi_pingpong.sh <directory of libdpdk-fi.so> <ep type> <wire>
+#        [transmit mode [hugepages|no-huge]]
 
 set -u
 here=$(dirname "$0")
@@ -31,12 +33,16 @@ if ! wire_available "$wire"; then
 	echo "$wire wire unavailable (needs root and ip netns)"
 	exit 77
 fi
-if [ "$memory" = hugepages ]; then
+case $memory in
+hugepages)
 	[ "$(id -u)" -eq 0 ] || { echo "hugepages: needs root to reserve them"; exit 77; }
 	# each side's EAL and the provider's pools took 20 pages in this VM
 	wire_hugepages 128 || exit 1
-	WIRE_EAL_COMMON=$WIRE_HUGE_EAL
-fi
+	WIRE_EAL_COMMON=$WIRE_HUGE_EAL ;;
+no-huge) WIRE_EAL_COMMON=$WIRE_NOHUGE_EAL ;;
+'') ;;
+*) echo "memory: hugepages or no-huge, not $memory"; exit 1 ;;
+esac
 wire_setup "$wire" || exit 1
 host=127.0.0.1
 [ "$wire" = veth ] && host=$WIRE_SERVER_IP

@@ -23,9 +23,14 @@ if ! wire_available memif; then
 	echo "memif wire unavailable (needs root)"
 	exit 77
 fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-out=$(LD_PRELOAD=$3 DFI_INTR_SLOW_LOG=$log "$here/../scripts/pingpong.sh" -w memif -S 64 \
+# the harness's exit trap removes it (a trap of this script's own replaced
+# that one, which then left the hugepages it reserved for the test reserved)
+wire_mktemp || exit 1
+log=$WIRE_TMP/slowed
+# a path from /: a relative one made the programs that pingpong.sh runs from
+# another directory print that it "cannot be preloaded"
+module=$(realpath "$3") || exit 1
+out=$(LD_PRELOAD=$module DFI_INTR_SLOW_LOG=$log "$here/../scripts/pingpong.sh" -w memif -S 64 \
 	-I 200 -R 2 -c dgram 2>&1)
 rc=$?
 echo "$out"
