@@ -29,6 +29,8 @@
 #define DFI_FI_VERSION		FI_VERSION(1, 17)
 /** Oldest API version served: 1.5 changed the mr_mode semantics. */
 #define DFI_MIN_FI_VERSION	FI_VERSION(1, 5)
+/** A fabric's name, its IPv4 network: "255.255.255.255/32" plus NUL. */
+#define DFI_FABRIC_NAME_LEN	20
 
 extern struct fi_provider dfi_prov;
 

@@ -19,8 +19,7 @@
 #include <rte_ether.h>
 #include <rte_ethdev.h>
 
-/** "255.255.255.255/32" plus NUL. */
-#define DFI_FABRIC_NAME_LEN	20
+#include "dfi.h"
 
 enum dfi_ip_origin {
 	DFI_IP_KERNEL,		/* the PMD's kernel interface has it */

@@ -35,6 +35,8 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "encap.h"
+
 /* DSCP code points (RFC 2474, 3246, 2597, 4594) the traffic class labels map to */
 #define DFI_DSCP_DF		0	/* default forwarding */
 #define DFI_DSCP_CS1		8	/* low-priority data */
@@ -81,10 +83,7 @@ dfi_wire_dscp(uint32_t tclass)
 /** Version of dfi_hdr; a peer seeing another one drops the packet. */
 #define DFI_WIRE_VERSION	1
 
-enum dfi_encap {
-	DFI_ENCAP_UDP,
-	DFI_ENCAP_ETH,
-};
+/* The two encapsulations, enum dfi_encap, are in encap.h. */
 
 /** The raw encapsulation's stand-in for the IPv4 and UDP headers. */
 struct dfi_eth_shim {

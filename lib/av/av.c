@@ -24,6 +24,7 @@
 #include "av.h"
 #include "domain.h"
 #include "eq.h"
+#include "port.h"
 #include "stubs.h"
 
 /* Entries sized when the application gives neither count nor ep_per_node. */

@@ -17,15 +17,15 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 
+#include "encap.h"
 #include "fabric.h"
 #include "guard.h"
 #include "mr.h"
-#include "port.h"
 #include "watchdog.h"
-#include "wire.h"
 
 struct dfi_cntr;
 struct dfi_eq;
+struct dfi_port;
 
 struct dfi_domain {
 	struct fid_domain domain_fid;

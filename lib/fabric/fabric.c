@@ -15,6 +15,7 @@
 #include "eq.h"
 #include "fabric.h"
 #include "params.h"
+#include "port.h"
 #include "ep_layer.h"
 #include "stubs.h"
 #include "waitset.h"

@@ -16,7 +16,7 @@
 
 #include <rdma/fabric.h>
 
-#include "port.h"
+#include "dfi.h"
 
 struct dfi_domain;
 

@@ -15,6 +15,7 @@
 
 #include "domain.h"
 #include "info.h"
+#include "wire.h"
 
 #define DFI_QUEUE_SIZE		1024
 #define DFI_IOV_LIMIT		4

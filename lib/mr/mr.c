@@ -22,6 +22,7 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_lcore.h>
+#include <rte_random.h>
 
 #include "cntr.h"
 #include "dfi.h"
