@@ -55,8 +55,7 @@ one() {
 	local out=$tmp/$1${3:+-$3}.$2
 	case ${names[$1]} in
 	dpdk)
-		wire_floor "$pp" "$out.floor" >"$tmp/why" ||
-			{ echo "the floor before $out failed:" >&2; cat "$tmp/why" >&2; }
+		wire_floor "$pp" "$out.floor"	# a failed one is said, the launch goes on
 		"${mpi[@]}" "${ofi[@]}" --mca mtl_ofi_provider_include dpdk \
 			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal server)" "$prog" "$max" : \
 			-np 1 -x FI_PROVIDER_PATH -x FI_DPDK_EAL_ARGS="$(wire_eal client)" "$prog" "$max" \

@@ -103,8 +103,7 @@ one() {
 	[ "$prov" = dpdk-hugepages ] && WIRE_EAL_COMMON=$WIRE_HUGE_EAL
 	if [ "${prov%-hugepages}" = dpdk ]; then
 		# the floor over the same wire and memory, in the same second
-		[ -z "$floor" ] || wire_floor "$pp" "$out.floor" >"$tmp/why" ||
-			{ echo "the floor before $out failed:" >&2; cat "$tmp/why" >&2; }
+		[ -z "$floor" ] || wire_floor "$pp" "$out.floor"
 		WIRE_LISTEN_PORT=$port wire_pair 120 "$out.s" "$out.c" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal server)" fi_pingpong "${args[@]}" -B "$port" \
 			::: env FI_DPDK_EAL_ARGS="$(wire_eal client)" fi_pingpong "${args[@]}" \

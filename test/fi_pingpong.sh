@@ -33,16 +33,7 @@ if ! wire_available "$wire"; then
 	echo "$wire wire unavailable (needs root and ip netns)"
 	exit 77
 fi
-case $memory in
-hugepages)
-	[ "$(id -u)" -eq 0 ] || { echo "hugepages: needs root to reserve them"; exit 77; }
-	# each side's EAL and the provider's pools took 20 pages in this VM
-	wire_hugepages 128 || exit 1
-	WIRE_EAL_COMMON=$WIRE_HUGE_EAL ;;
-no-huge) WIRE_EAL_COMMON=$WIRE_NOHUGE_EAL ;;
-'') ;;
-*) echo "memory: hugepages or no-huge, not $memory"; exit 1 ;;
-esac
+[ -z "$memory" ] || wire_memory "$memory" || exit
 wire_setup "$wire" || exit 1
 host=127.0.0.1
 [ "$wire" = veth ] && host=$WIRE_SERVER_IP

@@ -26,6 +26,9 @@
 #   wire_on_exit 'COMMAND'           # one more thing to undo on exit
 #   wire_hugepages N                 # N free 2 MB hugepages (root), the
 #                                    # reservation undone on exit
+#   wire_memory no-huge|hugepages    # the sides' memory (DFI_WIRE_MEMORY
+#                                    # names it when the script is sourced)
+#   wire_floor PINGPONG OUT          # raw frames' round trip over the wire now
 #   wire_pp_checks RC CLOG WHAT MODE ITERS SIZE...
 #                                    # checks of a pingpong pair's run
 #
@@ -259,23 +262,35 @@ wire_hugepages() {
 	return 1
 }
 
-# DFI_WIRE_MEMORY=hugepages: the pages for a test's processes at once (a pair
-# of sides whose ports have pools of their own took 20-40 pages each); a
-# hugepage-less host fails the test rather than run it on the other memory
-case ${DFI_WIRE_MEMORY:-no-huge} in
-no-huge) ;;
-hugepages)
-	[ "$(id -u)" -eq 0 ] || { echo "DFI_WIRE_MEMORY=hugepages: needs root to reserve them"; exit 77; }
-	wire_hugepages 256 || exit 1
-	echo "# the wire's memory: 2 MB hugepages, $(awk '/^HugePages_Free:/ {print $2}' \
-		/proc/meminfo) free"
-	if [ "$WIRE_EAL_COMMON" = "$WIRE_NOHUGE_EAL" ]; then
-		WIRE_EAL_COMMON=$WIRE_HUGE_EAL
-	fi ;;
-*)
-	echo "harness: DFI_WIRE_MEMORY=$DFI_WIRE_MEMORY: no-huge or hugepages" >&2
-	exit 1 ;;
-esac
+# wire_memory no-huge|hugepages: the sides' memory from now on
+# (WIRE_EAL_COMMON); hugepages reserves the pages for a test's processes at
+# once (a pair of sides whose ports have pools of their own took 20-40 pages
+# each), and a host that does not give them fails the test rather than run it
+# on the other memory.
+# @return 77 (a skip) without root, 1 when the pages or the name are wrong.
+wire_memory() {
+	case $1 in
+	no-huge) WIRE_EAL_COMMON=$WIRE_NOHUGE_EAL ;;
+	hugepages)
+		[ "$(id -u)" -eq 0 ] || { echo "hugepages: needs root to reserve them"; return 77; }
+		wire_hugepages 256 || return 1
+		echo "# the wire's memory: 2 MB hugepages, $(awk '/^HugePages_Free:/ {print $2}' \
+			/proc/meminfo) free"
+		WIRE_EAL_COMMON=$WIRE_HUGE_EAL ;;
+	*)
+		echo "harness: the wire's memory is no-huge or hugepages, not $1" >&2
+		return 1 ;;
+	esac
+}
+
+# DFI_WIRE_MEMORY: the memory a script takes unless it names one; a
+# WIRE_EAL_COMMON from the environment still wins
+if [ "${DFI_WIRE_MEMORY:-no-huge}" != no-huge ]; then
+	wire_eal_env=$WIRE_EAL_COMMON
+	wire_memory "$DFI_WIRE_MEMORY" || exit
+	[ "$wire_eal_env" = "$WIRE_NOHUGE_EAL" ] || WIRE_EAL_COMMON=$wire_eal_env
+	unset wire_eal_env
+fi
 
 # wire_eal server|client: EAL arguments, one core per side
 wire_eal() {
@@ -412,13 +427,17 @@ wire_tcp_port() {
 # now (wire_eal: the same rings and memory), in about a second: app/pingpong's
 # 64-byte raw frames, 2000 round trips; the client's JSON table in OUT (its
 # median_us). The scripts that pair providers sort their runs by the VM's
-# regime with it.
+# regime with it. A floor that failed says so on standard error, with what
+# the pair printed, and returns its status: the run goes on without it.
 wire_floor() {
-	local pp=$1 out=$2
+	local pp=$1 out=$2 rc
 	# shellcheck disable=SC2046
 	wire_pair 60 "$out.server" "$out" \
 		::: "$pp" $(wire_eal server) -- --raw -S 64 -I 2000 --json \
-		::: "$pp" $(wire_eal client) -- --raw -S 64 -I 2000 --json 127.0.0.1
+		::: "$pp" $(wire_eal client) -- --raw -S 64 -I 2000 --json 127.0.0.1 >"$out.why"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "the floor $out failed:" >&2; cat "$out.why" >&2; }
+	return "$rc"
 }
 
 # wire_listening PORT DEADLINE_S [PID]: waits until the server side listens on
