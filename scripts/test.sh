@@ -43,9 +43,16 @@ ninja -C "$top/build" "${bench_programs[@]}" || exit 1
 # ASan alone): object-size, which ASan's own check of every access against
 # its object's bounds covers at run time, and pointer-overflow (pointer
 # arithmetic that wraps); the others stay (alignment, null, bounds, shift,
-# signed overflow...)
+# signed overflow...). A unity build (meson's unity, 8 sources a unit): most
+# of a source's compile is parsing DPDK's headers (rte_mbuf.h alone brings
+# every x86 intrinsics header, 0.9 s of a file that includes nothing else),
+# and a unit parses them once for its 8 sources. The whole tree built in 41 s
+# against 75 s. The plain tree, which the package and the benchmarks share,
+# stays one source a unit: it is the one whose code is measured, and it checks
+# that every source includes what it uses.
 configure build-asan -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 \
-	-Ddebug=false "-Dc_args=-g1 -fno-sanitize=pointer-overflow,object-size" || exit 1
+	-Ddebug=false "-Dc_args=-g1 -fno-sanitize=pointer-overflow,object-size" \
+	-Dunity=on -Dunity_size=8 || exit 1
 
 cd "$top" || exit 1
 dpdk_rundir_undo_on_exit

@@ -7,9 +7,8 @@
  * window waits for the bursts under way on the gated ports to end.
  */
 
-/* interrupt handles are opaque since DPDK 21.11, and made only through
- * rte_intr_instance_alloc() and its setters, still experimental in 22.11 */
-#define ALLOW_EXPERIMENTAL_API
+/* rte_intr_instance_alloc() and its setters are experimental in 22.11:
+ * drivers/net_pmd/meson.build allows their use */
 
 #include <errno.h>
 #include <inttypes.h>

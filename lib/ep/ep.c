@@ -68,7 +68,7 @@ static struct fi_ops_ep dfi_ep_ops = {
 static struct fi_ops_cm dfi_ep_cm_ops = DFI_CM_OPS_NAMES(dfi_ep_setname, dfi_ep_getname);
 
 static struct dfi_ep *
-ep_of(fid_t fid)
+ep_of_fid(fid_t fid)
 {
 	return container_of(fid, struct dfi_ep, ep_fid.fid);
 }
@@ -129,7 +129,7 @@ dfi_ep_source(const struct dfi_ep *ep, struct rte_mbuf *m)
 int
 dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_addr a;
 
 	if (addrlen == NULL || (addr == NULL && *addrlen != 0))
@@ -144,7 +144,7 @@ dfi_ep_getname(fid_t fid, void *addr, size_t *addrlen)
 int
 dfi_ep_setname(fid_t fid, void *addr, size_t addrlen)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_sink sink;
 	struct dfi_addr a, self;
 	int ret;
@@ -251,7 +251,7 @@ bind_shared_check(const struct dfi_ep *ep, uint64_t flags, bool tx)
 static int
 ep_bind(struct fid *fid, struct fid *bfid, uint64_t flags)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_stx *stx;
 	struct dfi_srx *srx;
 	struct dfi_av *av;
@@ -360,7 +360,7 @@ ep_enable(struct dfi_ep *ep)
 static int
 ep_control(struct fid *fid, int command, void *arg)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	uint64_t *flags = arg;
 
 	switch (command) {
@@ -403,7 +403,7 @@ ep_has_opt(const struct dfi_ep *ep, int level, int optname)
 static int
 ep_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 
 	if (!ep_has_opt(ep, level, optname))
 		return -FI_ENOPROTOOPT;
@@ -417,7 +417,7 @@ ep_getopt(fid_t fid, int level, int optname, void *optval, size_t *optlen)
 static int
 ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_guard *held;
 
 	if (!ep_has_opt(ep, level, optname))
@@ -433,19 +433,19 @@ ep_setopt(fid_t fid, int level, int optname, const void *optval, size_t optlen)
 static ssize_t
 ep_rx_size_left(struct fid_ep *ep_fid)
 {
-	return (ssize_t)ep_of(&ep_fid->fid)->rx_size;
+	return (ssize_t)ep_of_fid(&ep_fid->fid)->rx_size;
 }
 
 static ssize_t
 ep_tx_size_left(struct fid_ep *ep_fid)
 {
-	return (ssize_t)ep_of(&ep_fid->fid)->tx_size;
+	return (ssize_t)ep_of_fid(&ep_fid->fid)->tx_size;
 }
 
 static ssize_t
 ep_cancel(fid_t fid, void *context)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_guard *held;
 	ssize_t ret;
 
@@ -481,7 +481,7 @@ ep_stats(struct fid_ep *ep_fid, struct fi_dpdk_ep_stats *stats)
 	/* an endpoint or a scalable endpoint's context */
 	if (ep_fid == NULL || stats == NULL || ep_fid->fid.ops != &dfi_ep_fi_ops)
 		return -FI_EINVAL;
-	ep = ep_of(&ep_fid->fid);
+	ep = ep_of_fid(&ep_fid->fid);
 	memset(stats, 0, sizeof(*stats));
 	held = dfi_guard_lock(ep->guard);
 	if (ep->type_ops->stats != NULL)
@@ -547,7 +547,7 @@ ep_ops_open(struct fid *fid __rte_unused, const char *name, uint64_t flags, void
 static int
 ep_close(struct fid *fid)
 {
-	struct dfi_ep *ep = ep_of(fid);
+	struct dfi_ep *ep = ep_of_fid(fid);
 	struct dfi_cntr *done[DFI_CNTR_NB] = { NULL };
 	struct dfi_guard *held;
 	int i, j;
