@@ -27,6 +27,14 @@ def median_us(path):
     return rows[0]["median_us"] if rows else None
 
 
+def ratio_range(q):
+    """Ratios as the tables print them: "median x (min-max)", or "-" for none."""
+    q = list(q)
+    if not q:
+        return "-"
+    return "%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))
+
+
 class Regimes:
     def __init__(self, floors):
         self.floors = floors

@@ -118,8 +118,7 @@ for s in sizes:
         row += "%10.2f" % statistics.median(v) if v else "%10s" % "-"
     for p in range(1, len(names)):
         q = [a[s] / b[s] for a, b in zip(runs[p], pairs[p]) if s in a and s in b]
-        row += "%22s" % ("%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))
-                         if q else "-")
+        row += "%22s" % floor.ratio_range(q)
     print(row)
 # the same pairs by the regime of the floor before each dpdk launch
 fl = [None] + [[floor.median_us("%s/0-%d.%d.floor" % (tmp, p, r)) for r in rnds]
@@ -137,7 +136,6 @@ for s in sizes:
         for g, items in groups:
             f, _, d, q = reg.summary(items)
             print("%9s %9d %7d %10.2f %6d %12.2f %22s" % (
-                names[p], s, g, f, len(items), d,
-                "%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))))
+                names[p], s, g, f, len(items), d, floor.ratio_range(q)))
 PY
 exit $status

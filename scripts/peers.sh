@@ -194,8 +194,7 @@ for size in sizes:
         us = statistics.median(x[0] for x in ok)
         mbs = statistics.median(x[1] for x in ok)
         ratios = [a[0] / b[0] for a, b in zip(runs, base) if a is not None and b is not None]
-        vs = "%.2fx (%.2f-%.2f)" % (statistics.median(ratios), min(ratios), max(ratios)) \
-            if ratios and p else "-"
+        vs = floor.ratio_range(ratios) if p else "-"
         print("%-15s %9d %10.2f %10.1f %20s" % (name, size, us, mbs, vs))
         rows.append({"provider": name, "size": size, "usec_xfer": us, "mbyte_s": mbs,
                      "vs_dpdk": statistics.median(ratios) if ratios else None})
@@ -225,8 +224,7 @@ if floor_on and reg.fastest is not None:
             for g, items in reg.group(pairs):
                 f, us, d, q = reg.summary(items)
                 print("%-15s %9d %7d %10.2f %6d %11.2f %10.2f %20s" % (
-                    provs[p], size, g, f, len(items), d, us,
-                    "%.2fx (%.2f-%.2f)" % (statistics.median(q), min(q), max(q))))
+                    provs[p], size, g, f, len(items), d, us, floor.ratio_range(q)))
                 if row is not None:
                     row.setdefault("regimes", []).append(
                         {"regime": g, "pairs": len(items), "floor_us": f,
