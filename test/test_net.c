@@ -233,7 +233,7 @@ test_peer_datagram_delivered(void)
 
 	dgram_bytes(bytes, 0x5a);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(a.ep, rx_buf, sizeof(rx_buf), NULL, FI_ADDR_UNSPEC, NULL), 0);
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	CU_ASSERT_EQUAL(receive(WAIT_MS), 1);
 	CU_ASSERT(rx_buf[0] == 0x5a && rx_buf[PAYLOAD - 1] == 0x5a);
 	CU_ASSERT_EQUAL(stats().rx_foreign, foreign);
@@ -257,25 +257,25 @@ test_foreign_frames_ignored(void)
 		junk[i] = (uint8_t)(0x45 + i * 13);	/* someone else's protocol */
 	CU_ASSERT_EQUAL_FATAL(fi_recv(a.ep, rx_buf, sizeof(rx_buf), NULL, FI_ADDR_UNSPEC, NULL), 0);
 	/* a random datagram to the endpoint's UDP port */
-	inject(udp_frame(&port->mac, junk, sizeof(junk)));
+	inject(udp_frame(dfi_port_mac(port), junk, sizeof(junk)));
 	/* one too short for the provider's header */
-	inject(udp_frame(&port->mac, junk, 4));
+	inject(udp_frame(dfi_port_mac(port), junk, 4));
 	/* the provider's header with another version, type, reserved bits, flags */
 	dgram_bytes(bytes, 1);
 	h->version = DFI_WIRE_VERSION + 1;
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	dgram_bytes(bytes, 2);
 	h->type = 7;
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	dgram_bytes(bytes, 3);
 	h->reserved = rte_cpu_to_be_16(1);
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	dgram_bytes(bytes, 4);
 	h->flags = rte_cpu_to_be_16(0x8000);
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	/* a good datagram to another IPv4 address (UDP is addressed by IP) */
 	dgram_bytes(bytes, 5);
-	m = udp_frame(&port->mac, bytes, sizeof(bytes));
+	m = udp_frame(dfi_port_mac(port), bytes, sizeof(bytes));
 	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
 	udp = (struct rte_udp_hdr *)(ip + 1);
 	ip->dst_addr = rte_cpu_to_be_32(FAKE_IP + 7);
@@ -291,10 +291,10 @@ test_foreign_frames_ignored(void)
 	shim->len = rte_cpu_to_be_16(sizeof(bytes));
 	dgram_bytes((uint8_t *)(shim + 1), 5);
 	/* other EtherTypes: IPv6, LLDP */
-	inject(eth_frame(&port->mac, RTE_ETHER_TYPE_IPV6, 60, &l3));
-	inject(eth_frame(&port->mac, RTE_ETHER_TYPE_LLDP, 60, &l3));
+	inject(eth_frame(dfi_port_mac(port), RTE_ETHER_TYPE_IPV6, 60, &l3));
+	inject(eth_frame(dfi_port_mac(port), RTE_ETHER_TYPE_LLDP, 60, &l3));
 	/* raw Ethernet with a reserved shim field set */
-	inject(eth_frame(&port->mac, DFI_ETHER_TYPE, sizeof(*shim) + sizeof(bytes), &l3));
+	inject(eth_frame(dfi_port_mac(port), DFI_ETHER_TYPE, sizeof(*shim) + sizeof(bytes), &l3));
 	shim = l3;
 	shim->dst_port = sink->udp_port;
 	shim->len = rte_cpu_to_be_16(sizeof(bytes));
@@ -306,7 +306,7 @@ test_foreign_frames_ignored(void)
 	CU_ASSERT_EQUAL(stats().rx_bad, bad);
 	/* and the endpoint still takes the peer's datagrams */
 	dgram_bytes(bytes, 0x77);
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	CU_ASSERT_EQUAL(receive(WAIT_MS), 1);
 	CU_ASSERT_EQUAL(rx_buf[0], 0x77);
 }
@@ -321,7 +321,7 @@ cksum_case(uint64_t ol_flags, bool break_udp, bool break_ip)
 	struct rte_udp_hdr *udp;
 
 	dgram_bytes(bytes, 0x31);
-	m = udp_frame(&port->mac, bytes, sizeof(bytes));
+	m = udp_frame(dfi_port_mac(port), bytes, sizeof(bytes));
 	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
 	udp = (struct rte_udp_hdr *)(ip + 1);
 	if (break_udp)	/* as a virtual device leaves it: the pseudo-header's sum */
@@ -405,7 +405,7 @@ arp_reply(const struct rte_ether_addr *sha)
 	struct rte_mbuf *m;
 	void *l3;
 
-	m = eth_frame(&port->mac, RTE_ETHER_TYPE_ARP, sizeof(*arp), &l3);
+	m = eth_frame(dfi_port_mac(port), RTE_ETHER_TYPE_ARP, sizeof(*arp), &l3);
 	rte_ether_addr_copy(sha, &rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr);
 	arp = l3;
 	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
@@ -415,7 +415,7 @@ arp_reply(const struct rte_ether_addr *sha)
 	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
 	rte_ether_addr_copy(sha, &arp->arp_data.arp_sha);
 	arp->arp_data.arp_sip = rte_cpu_to_be_32(FAKE_IP);
-	rte_ether_addr_copy(&port->mac, &arp->arp_data.arp_tha);
+	rte_ether_addr_copy(dfi_port_mac(port), &arp->arp_data.arp_tha);
 	arp->arp_data.arp_tip = port->ipv4;
 	return m;
 }
@@ -459,7 +459,7 @@ test_neighbour_learning(void)
 	/* delivered, but teaches nothing */
 	dgram_bytes(bytes, 0x66);
 	CU_ASSERT_EQUAL_FATAL(fi_recv(a.ep, rx_buf, sizeof(rx_buf), NULL, FI_ADDR_UNSPEC, NULL), 0);
-	m = udp_frame(&port->mac, bytes, sizeof(bytes));
+	m = udp_frame(dfi_port_mac(port), bytes, sizeof(bytes));
 	rte_ether_addr_copy(&other_mac, &rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->src_addr);
 	inject(m);
 	CU_ASSERT_EQUAL(receive(WAIT_MS), 1);
@@ -794,7 +794,7 @@ test_idle_port_returns_held_frames(void)
 	CU_ASSERT_EQUAL_FATAL(fi_recv(a.ep, rx_buf, sizeof(rx_buf), NULL, FI_ADDR_UNSPEC, NULL),
 			      0);
 	dgram_bytes(bytes, 0x3c);
-	inject(udp_frame(&port->mac, bytes, sizeof(bytes)));
+	inject(udp_frame(dfi_port_mac(port), bytes, sizeof(bytes)));
 	CU_ASSERT_EQUAL(receive(0), 0);	/* one poll: taken in, and held back */
 	CU_ASSERT_EQUAL(rte_ring_count(wire), 0);
 	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool), 1);

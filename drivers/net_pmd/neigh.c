@@ -100,7 +100,7 @@ arp_frame(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, 
 		return NULL;
 	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eth) + sizeof(*arp));
 	arp = (struct rte_arp_hdr *)(eth + 1);
-	rte_ether_addr_copy(&port->mac, &eth->src_addr);
+	rte_ether_addr_copy(dfi_port_mac(port), &eth->src_addr);
 	if (op == RTE_ARP_OP_REQUEST)
 		memset(&eth->dst_addr, 0xff, sizeof(eth->dst_addr));
 	else
@@ -111,7 +111,7 @@ arp_frame(struct dfi_port *port, uint16_t op, const struct rte_ether_addr *tha, 
 	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
 	arp->arp_plen = sizeof(uint32_t);
 	arp->arp_opcode = rte_cpu_to_be_16(op);
-	rte_ether_addr_copy(&port->mac, &arp->arp_data.arp_sha);
+	rte_ether_addr_copy(dfi_port_mac(port), &arp->arp_data.arp_sha);
 	arp->arp_data.arp_sip = port->ipv4;
 	if (op == RTE_ARP_OP_REQUEST)
 		memset(&arp->arp_data.arp_tha, 0, sizeof(arp->arp_data.arp_tha));

@@ -32,6 +32,11 @@
 #include "port.h"
 #include "queue.h"
 
+/* port.h holds the MAC as bytes and sizes the name without ethdev's headers */
+_Static_assert(sizeof(((struct dfi_port *)0)->mac) == sizeof(struct rte_ether_addr) &&
+	       _Alignof(struct rte_ether_addr) == 2, "a port's MAC");
+_Static_assert(sizeof(((struct dfi_port *)0)->name) == RTE_ETH_NAME_MAX_LEN, "a port's name");
+
 RTE_LOG_REGISTER_DEFAULT(dfi_net_logtype, NOTICE);
 
 #define IPV4_DEFAULT_PREFIX	24
@@ -219,7 +224,7 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 	ret = rte_eth_dev_get_name_by_port(port->port_id, port->name);
 	if (ret != 0)
 		return ret;
-	ret = rte_eth_macaddr_get(port->port_id, &port->mac);
+	ret = rte_eth_macaddr_get(port->port_id, (struct rte_ether_addr *)port->mac);
 	if (ret != 0)
 		return ret;
 	if (rte_eth_dev_get_mtu(port->port_id, &mtu) != 0)
@@ -257,8 +262,8 @@ port_refresh(struct dfi_port *port, const struct ifaddrs *ifas,
 		port->prefix_len = assign[port->port_id].prefix_len;
 		port->ip_origin = DFI_IP_PARAM;
 	} else {
-		port->ipv4 = htonl(LINK_LOCAL_NET | (uint32_t)(1 + port->mac.addr_bytes[4] % 254) << 8 |
-				   port->mac.addr_bytes[5]);
+		port->ipv4 = htonl(LINK_LOCAL_NET | (uint32_t)(1 + port->mac[4] % 254) << 8 |
+				   port->mac[5]);
 		port->prefix_len = 16;
 		port->ip_origin = DFI_IP_LINK_LOCAL;
 	}

@@ -16,8 +16,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_ether.h>
-#include <rte_ethdev.h>
+/* not rte_ether.h nor rte_ethdev.h: through rte_mbuf.h they bring every x86
+ * intrinsics header, most of the compile of a source that only wants a port's
+ * facts (getinfo, info, fabric, prov, av) */
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_dev.h>
 
 #include "dfi.h"
 
@@ -28,6 +32,7 @@ enum dfi_ip_origin {
 };
 
 struct dfi_port_rt;
+struct rte_ether_addr;
 
 struct dfi_port {
 	uint16_t port_id;
@@ -46,12 +51,19 @@ struct dfi_port {
 	uint32_t lockfree_domains;	/* of those, FI_THREAD_DOMAIN ones */
 	uint32_t present;	/* facts could be read at the last scan */
 	bool has_fcs;		/* frames carry an Ethernet FCS: a PCI NIC, not a vdev */
-	struct rte_ether_addr mac;
-	char name[RTE_ETH_NAME_MAX_LEN];
+	uint8_t mac[6] __rte_aligned(2);	/* a struct rte_ether_addr: dfi_port_mac() */
+	char name[RTE_DEV_NAME_MAX_LEN];	/* RTE_ETH_NAME_MAX_LEN */
 	char ifname[IF_NAMESIZE];	/* kernel interface, "" when none */
 	char fabric_name[DFI_FABRIC_NAME_LEN];	/* the IPv4 network */
 	struct dfi_port_rt *rt;	/* datapath, shared by the snapshots' pointer */
 };
+
+/** The port's MAC as DPDK's type, for the sources that include rte_ether.h. */
+static inline const struct rte_ether_addr *
+dfi_port_mac(const struct dfi_port *port)
+{
+	return (const struct rte_ether_addr *)(const void *)port->mac;
+}
 
 /**
  * Refreshes the facts of every port that no domain uses and copies them out.

@@ -37,6 +37,11 @@
 #include "rxtx.h"
 #include "steer.h"
 
+/* the header lengths wire.h states without DPDK's structs */
+_Static_assert(sizeof(struct rte_ether_hdr) == DFI_ETHER_HDR_LEN, "Ethernet header");
+_Static_assert(sizeof(struct rte_ipv4_hdr) == DFI_IPV4_HDR_LEN, "IPv4 header");
+_Static_assert(sizeof(struct rte_udp_hdr) == DFI_UDP_HDR_LEN, "UDP header");
+
 #define EPHEMERAL_FIRST	49152
 #define EPHEMERAL_COUNT	(65536 - EPHEMERAL_FIRST)
 #define BACKLOG_SIZE	1024
@@ -511,7 +516,7 @@ classify_eth(struct dfi_port *port, struct dfi_qpair *qp, struct rte_mbuf *m,
 	}
 	len = rte_be_to_cpu_16(shim->len);
 	/* raw Ethernet is addressed by MAC */
-	if (!rte_is_same_ether_addr(&eth->dst_addr, &port->mac) || shim->reserved != 0 ||
+	if (!rte_is_same_ether_addr(&eth->dst_addr, dfi_port_mac(port)) || shim->reserved != 0 ||
 	    (shim->dst_ip != 0 && shim->dst_ip != port->ipv4)) {
 		st->rx_foreign++;
 		return NULL;
@@ -804,14 +809,14 @@ route_fill(const struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_a
 		if (unlikely(hop == 0))
 			return -FI_EHOSTUNREACH;
 	} else {
-		r->local = memcmp(dst->mac, port->mac.addr_bytes, RTE_ETHER_ADDR_LEN) == 0;
+		r->local = memcmp(dst->mac, port->mac, RTE_ETHER_ADDR_LEN) == 0;
 		memcpy(eth->dst_addr.addr_bytes, dst->mac, RTE_ETHER_ADDR_LEN);
 	}
 	if (r->local)
-		rte_ether_addr_copy(&port->mac, &eth->dst_addr);
+		rte_ether_addr_copy(dfi_port_mac(port), &eth->dst_addr);
 	else if (hop != 0 && dfi_neigh_lookup(port, hop, &eth->dst_addr) != 0)
 		ret = 1;
-	rte_ether_addr_copy(&port->mac, &eth->src_addr);
+	rte_ether_addr_copy(dfi_port_mac(port), &eth->src_addr);
 	if (encap == DFI_ENCAP_UDP) {
 		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 		ip->version_ihl = IPV4_VHL;

@@ -13,6 +13,7 @@
 #include <rdma/fi_cm.h>
 
 #include <rte_common.h>
+#include <rte_ethdev.h>
 
 #include "dfi.h"
 #include "av.h"
@@ -83,7 +84,7 @@ dfi_port_addr(const struct dfi_port *port, uint32_t format, rte_be16_t udp_port,
 	a->port = udp_port;
 	if (format == FI_ADDR_DPDK) {
 		a->kind = DFI_ADDR_ETH;
-		memcpy(a->mac, port->mac.addr_bytes, sizeof(a->mac));
+		memcpy(a->mac, port->mac, sizeof(a->mac));
 	} else {
 		a->kind = DFI_ADDR_IPV4;
 		a->ipv4 = port->ipv4;

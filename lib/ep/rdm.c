@@ -26,6 +26,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 

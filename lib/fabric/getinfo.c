@@ -11,6 +11,7 @@
  */
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -470,7 +471,7 @@ info_set_addrs(struct fi_info *info, const struct dfi_port *port, const struct a
 	if (req->format == FI_ADDR_DPDK || (req->have_src && req->src.kind == DFI_ADDR_ETH) ||
 	    (req->have_dest && req->dest.kind == DFI_ADDR_ETH)) {
 		src.kind = DFI_ADDR_ETH;
-		memcpy(src.mac, port->mac.addr_bytes, sizeof(src.mac));
+		memcpy(src.mac, port->mac, sizeof(src.mac));
 	} else {
 		src.kind = DFI_ADDR_IPV4;
 		src.ipv4 = port->ipv4;
@@ -499,7 +500,7 @@ src_matches(const struct dfi_port *port, const struct dfi_addr *src)
 
 	if (src->kind == DFI_ADDR_ETH)
 		return memcmp(src->mac, any_mac, sizeof(any_mac)) == 0 ||
-		       memcmp(src->mac, port->mac.addr_bytes, sizeof(src->mac)) == 0;
+		       memcmp(src->mac, port->mac, sizeof(src->mac)) == 0;
 	return src->ipv4 == htonl(INADDR_ANY) || src->ipv4 == port->ipv4;
 }
 

@@ -163,7 +163,7 @@ nic_fill(struct fid_nic *nic, const struct dfi_port *port)
 		nic->bus_attr->bus_type = FI_BUS_UNKNOWN;
 	}
 
-	rte_ether_format_addr(buf, sizeof(buf), &port->mac);
+	rte_ether_format_addr(buf, sizeof(buf), dfi_port_mac(port));
 	link->address = dup_str(buf, &ok);
 	link->network_type = dup_str("Ethernet", &ok);
 	link->mtu = port->mtu;
