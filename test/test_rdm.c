@@ -818,6 +818,7 @@ test_peer_close(void)
 	struct fi_context s, r;
 	struct fi_cq_tagged_entry e;
 	struct fi_cq_err_entry err = { 0 };
+	struct fi_dpdk_ep_stats before, after;
 	uint64_t closed = peers_closed(&a);
 
 	/* connected, then a message that waits on c's receive, which never comes */
@@ -831,14 +832,20 @@ test_peer_close(void)
 	m.context = &s;
 	CU_ASSERT_EQUAL_FATAL(fi_sendmsg(a.ep, &m, FI_DELIVERY_COMPLETE), 0);
 	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 50), -FI_EAGAIN);
-	/* c goes (and lingers for an answer a cannot give while not polled):
-	 * a's operation fails at once, not at the deadline, as a reset */
+	/* c goes: a's operation fails at once, not at the deadline, as a reset.
+	 * a is an endpoint of c's port, so c's CLOSE is in a's inbox when c's
+	 * fi_close() returns, which does not wait for an answer a cannot give
+	 * while not polled: one CLOSE, none sent again */
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &before), 0);
 	test_node_close(&c);
 	CU_ASSERT_EQUAL_FATAL(node_open(&c), 0);
 	CU_ASSERT_EQUAL(wait_one_for(&a, &e, NULL, &err, 1000), -FI_EAVAIL);
 	CU_ASSERT_EQUAL(err.err, FI_ECONNRESET);
 	CU_ASSERT_PTR_EQUAL(err.op_context, &s);
 	CU_ASSERT_EQUAL(peers_closed(&a), closed + 1);
+	wait_one_for(&a, &e, NULL, &err, 20);	/* what else c sent, taken in */
+	CU_ASSERT_EQUAL_FATAL(test_ep_stats(a.ep, &after), 0);
+	CU_ASSERT_EQUAL(after.rx_pkts - before.rx_pkts, 1);
 	/* and the new endpoint is reached like any other */
 	CU_ASSERT_EQUAL_FATAL(fi_recv(c.ep, in, BIG, NULL, FI_ADDR_UNSPEC, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(fi_send(a.ep, out, 100, NULL, c.addr, &s), 0);

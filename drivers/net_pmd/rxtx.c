@@ -783,6 +783,16 @@ loopback_flush(struct dfi_sink *self)
 	self->nb_lo = 0;
 }
 
+bool
+dfi_sink_dst_local(const struct dfi_sink *sink, const struct dfi_addr *dst)
+{
+	const struct dfi_port *port = sink->port;
+
+	if (dst->kind == DFI_ADDR_IPV4)
+		return dst->ipv4 == port->ipv4;
+	return memcmp(dst->mac, port->mac, RTE_ETHER_ADDR_LEN) == 0;
+}
+
 /* Builds the headers to dst into r (the MAC of an unresolved neighbour
  * left zero). @return 0, 1 when the next hop must still be resolved, or a
  * negative error. */
@@ -803,13 +813,12 @@ route_fill(const struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_a
 		return -FI_EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->neigh_gen = dfi_neigh_gen(&port->rt->neigh);
+	r->local = dfi_sink_dst_local(sink, dst);
 	if (dst->kind == DFI_ADDR_IPV4) {
-		r->local = dst->ipv4 == port->ipv4;
 		hop = r->local ? dst->ipv4 : dfi_port_next_hop(port, dst->ipv4);
 		if (unlikely(hop == 0))
 			return -FI_EHOSTUNREACH;
 	} else {
-		r->local = memcmp(dst->mac, port->mac, RTE_ETHER_ADDR_LEN) == 0;
 		memcpy(eth->dst_addr.addr_bytes, dst->mac, RTE_ETHER_ADDR_LEN);
 	}
 	if (r->local)

@@ -186,6 +186,20 @@ int dfi_sink_send(struct dfi_sink *sink, enum dfi_encap encap, const struct dfi_
 		  struct rte_mbuf *m);
 
 /**
+ * @return whether packets to dst stay on the sink's port: its own address,
+ *   looped back to the receiving sink's inbox at the flush (FI_LOCAL_COMM),
+ *   never on a wire.
+ */
+bool dfi_sink_dst_local(const struct dfi_sink *sink, const struct dfi_addr *dst);
+
+/** @return the looped-back packets dropped at a full inbox, since attach. */
+static inline uint64_t
+dfi_sink_lo_dropped(const struct dfi_sink *sink)
+{
+	return sink->lo_qp.own.rx_backlog_full;
+}
+
+/**
  * dst stopped answering: the MAC of its next hop is asked for again before
  * the next packet to it leaves (nothing to do for a raw-Ethernet address,
  * which is its own MAC).

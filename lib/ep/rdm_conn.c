@@ -439,8 +439,9 @@ hdr_write(const struct dfi_rdm *r, const struct rdm_peer *p, struct dfi_rdm_hdr 
 	hdr_fill(r, p, h, a);
 }
 
-/* Stages a sealed packet for the wire; the packet is consumed. */
-static void
+/* Stages a sealed packet for the wire; the packet is consumed. @return
+ * whether it was staged. */
+static bool
 pkt_send(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *dst, struct rte_mbuf *m)
 {
 	if (unlikely(dfi_sink_tx_room(&ep->sink) == 0))
@@ -449,13 +450,15 @@ pkt_send(struct dfi_ep *ep, struct dfi_rdm *r, const struct dfi_addr *dst, struc
 		/* no room on the wire: as good as lost, the protocol sends it again */
 		r->stats.tx_no_room++;
 		dfi_sink_mbuf_free(&ep->sink, m);
-		return;
+		return false;
 	}
 	r->stats.tx_pkts++;
+	return true;
 }
 
-/* A packet without payload outside the sequence (ACK, RNR, CONN...). */
-static void
+/* A packet without payload outside the sequence (ACK, RNR, CONN...).
+ * @return whether it was staged. */
+static bool
 send_ctrl(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint8_t type,
 	  uint16_t flags, uint32_t psn)
 {
@@ -464,12 +467,12 @@ send_ctrl(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p, uint8_t type
 	struct rte_mbuf *m = pkt_alloc(ep, 0, &h);
 
 	if (m == NULL)
-		return;
+		return false;
 	hdr_write(r, p, h, &a);
 	p->ack_owed = false;
 	p->ack_now = false;
 	p->rx_unacked = 0;
-	pkt_send(ep, r, &p->addr, m);
+	return pkt_send(ep, r, &p->addr, m);
 }
 
 /*
@@ -1992,20 +1995,40 @@ close_answered(struct dfi_ep *ep, struct dfi_rdm *r, struct rte_mbuf *m)
 }
 
 /*
+ * Sends p our CLOSE. @return true when p is an endpoint of our own port
+ * (FI_LOCAL_COMM) and the CLOSE is in its inbox: looped back at once, no
+ * inbox found full. It is in memory then, not on a wire, and the thread that
+ * would answer it may be this one (rdm-protocol.md, "Connections and
+ * incarnations").
+ */
+static bool
+close_send(struct dfi_ep *ep, struct dfi_rdm *r, struct rdm_peer *p)
+{
+	uint64_t dropped = dfi_sink_lo_dropped(&ep->sink);
+
+	if (!send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, DFI_RDM_F_ACK_REQ, p->snd_nxt) ||
+	    !dfi_sink_dst_local(&ep->sink, &p->addr))
+		return false;
+	dfi_sink_flush(&ep->sink);
+	return dfi_sink_lo_dropped(&ep->sink) == dropped;
+}
+
+/*
  * The endpoint closes. What it had under way is dropped without a word to
  * the application, whose buffers may be gone already. Each connected peer
  * gets a CLOSE, which carries our last acknowledgement, and the endpoint
  * stays on the wire until each answers, CLOSE_LINGER_US pass or the link
  * goes down: a peer that waits on that acknowledgement would otherwise lose
  * it with our port (a memif peer loses what it has not read when we leave),
- * and then wait on a dead peer until its deadline. Nothing that arrives
- * meanwhile is delivered.
+ * and then wait on a dead peer until its deadline. A peer on our own port is
+ * not waited for: its CLOSE is in its inbox, in memory, and the thread that
+ * would answer may be this one. Nothing that arrives meanwhile is delivered.
  */
 void
 rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 {
 	struct rte_mbuf *pkts[DFI_RX_BURST];
-	uint32_t i, nb_sent, waiting = 0;
+	uint32_t i, nb_sent = 0, waiting = 0;
 	struct rdm_peer *p;
 	struct rdm_op *op;
 	uint64_t end;
@@ -2025,12 +2048,11 @@ rdm_conn_shutdown(struct dfi_ep *ep, struct dfi_rdm *r)
 		p->snd_una = p->snd_nxt;
 		if (p->state != RDM_PEER_UP)
 			continue;
-		p->closing = true;
 		p->last_probe = r->now;
-		send_ctrl(ep, r, p, DFI_PKT_RDM_CLOSE, DFI_RDM_F_ACK_REQ, p->snd_nxt);
-		waiting++;
+		p->closing = !close_send(ep, r, p);
+		waiting += p->closing;
+		nb_sent++;
 	}
-	nb_sent = waiting;
 	end = r->now + RTE_MIN(r->timeout, r->hz * CLOSE_LINGER_US / 1000000);
 	/* a peer at the other end of a link that went down has left already */
 	while (waiting > 0 && r->now < end && dfi_port_link_up(ep->sink.port)) {
