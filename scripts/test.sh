@@ -47,9 +47,9 @@ ninja -C "$top/build" "${bench_programs[@]}" || exit 1
 # of a source's compile is parsing DPDK's headers (rte_mbuf.h alone brings
 # every x86 intrinsics header, 0.9 s of a file that includes nothing else),
 # and a unit parses them once for its 8 sources. The whole tree built in 41 s
-# against 75 s. The plain tree, which the package and the benchmarks share,
-# stays one source a unit: it is the one whose code is measured, and it checks
-# that every source includes what it uses.
+# against 75 s. The plain tree stays one source a unit, as the package is
+# built: its code is what the benchmarks measure, and it checks that every
+# source includes what it uses.
 configure build-asan -Db_sanitize=address,undefined -Db_lundef=false -Doptimization=1 \
 	-Ddebug=false "-Dc_args=-g1 -fno-sanitize=pointer-overflow,object-size" \
 	-Dunity=on -Dunity_size=8 || exit 1
