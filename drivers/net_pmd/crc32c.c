@@ -288,7 +288,7 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 {
 	const uint8_t *s = src;
 	uint8_t *d = dst;
-	uint64_t w0, w1, w2, w3;
+	uint64_t w0, w1, w2, w3, c = crc;
 
 	if (len >= DFI_CRC32C_LIB_MIN) {
 		if (fold != NULL)
@@ -299,11 +299,9 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 	}
 	/* four words a turn: a 64-byte message's payload took 76 instructions
 	 * in a loop of one (callgrind, bench_ep); the sum stays 64 bits wide
-	 * between the crc32s, which would each clear its upper half */
+	 * between the crc32s (dfi_crc32c_8()) */
 #ifdef __SSE4_2__
 	if (len >= 32) {
-		uint64_t c = crc;
-
 		do {
 			memcpy(&w0, s, 8);
 			memcpy(&w1, s + 8, 8);
@@ -321,14 +319,14 @@ dfi_crc32c_copy(void *dst, const void *src, size_t len, uint32_t crc)
 			s += 32;
 			d += 32;
 		} while (len >= 32);
-		crc = (uint32_t)c;
 	}
 #endif
 	for (; len >= 8; len -= 8, s += 8, d += 8) {
 		memcpy(&w0, s, 8);
-		crc = dfi_crc32c_8(w0, crc);
+		c = dfi_crc32c_8(w0, c);
 		memcpy(d, &w0, 8);
 	}
+	crc = (uint32_t)c;
 	if (len > 0) {
 		crc = dfi_crc32c_tail(s, len, crc);
 		memcpy(d, s, len);

@@ -315,9 +315,8 @@ rdm_peer_watch(struct dfi_rdm *r, struct rdm_peer *p, bool on)
 static __rte_always_inline uint32_t
 hdr_crc(const void *q)
 {
-	uint32_t crc = UINT32_MAX;
+	uint64_t crc = UINT32_MAX, w;
 	unsigned int i;
-	uint64_t w;
 
 	/* unrolled, the words stay in registers */
 #pragma GCC unroll 16
@@ -327,7 +326,7 @@ hdr_crc(const void *q)
 			w &= UINT32_MAX;
 		crc = dfi_crc32c_8(w, crc);
 	}
-	return crc;
+	return (uint32_t)crc;
 }
 
 static bool
